@@ -42,9 +42,9 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
                                    const std::vector<TensorId>& seeds, const std::vector<TensorId>& sources) {
   const EventLog& log = e.log();
   BackwardState st;
-  st.tensor_to_op.reserve(tape.records.size());
-  for (OpId op : tape.records)
-    for (TensorId out : log.op(op)->outputs) st.tensor_to_op[out] = op;
+  const IdMap<OpId>& tensor_to_op = tape.tensor_tape;
+  st.reachable.reserve(tape.records.size());
+  st.tensor_usage_counts.reserve(tape.records.size());
   // PrepareBackprop: walk back from the targets over recorded ops.
   std::vector<TensorId> stack(targets.begin(), targets.end());
   IdSet visited_tensors;
@@ -52,7 +52,7 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
     TensorId t = stack.back();
     stack.pop_back();
     if (!visited_tensors.insert(t)) continue;
-    const OpId* producer = st.tensor_to_op.find(t);
+    const OpId* producer = tensor_to_op.find(t);
     if (!producer) continue;
     const OpId op = *producer;
     if (!st.reachable.insert(op).second) continue;
@@ -63,7 +63,7 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
   }
   st.tensor_usage_counts.for_each([&](TensorId t, int count) {
     if (count <= 0) return;
-    const OpId* producer = st.tensor_to_op.find(t);
+    const OpId* producer = tensor_to_op.find(t);
     if (!producer) return;
     if (BackwardState::OpState* s = st.reachable.find(*producer)) ++s->missing;
   });
@@ -73,6 +73,7 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
     if (s && s->missing == 0) st.ready.push_back(op);
   }
 
+  st.gradients.reserve(st.tensor_usage_counts.size() + targets.size());
   for (size_t i = 0; i < targets.size(); ++i) add_pending(st, targets[i], seeds[i]);
 
   const OpRegistry& reg = OpRegistry::instance();
@@ -96,7 +97,7 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
     if (any) {
       for (size_t k = 0; k < upstream.size(); ++k)
         if (upstream[k] == kNoId) upstream[k] = zeros_like(e, op.outputs[k]);
-      const OpDef* def = reg.find(op.type);
+      const OpDef* def = op.def ? op.def : reg.find(op.type);
       if (!def || def->grad_kind == GradKind::NotRegistered) {
         e.set_line(op.line);
         throw TfError("LookupError", "gradient registry has no entry for: " + op.type);
@@ -129,7 +130,7 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
       int* uc = st.tensor_usage_counts.find(in);
       if (!uc || *uc <= 0) continue;
       if (--*uc == 0) {
-        const OpId* producer = st.tensor_to_op.find(in);
+        const OpId* producer = tensor_to_op.find(in);
         if (!producer) continue;
         BackwardState::OpState* ps = st.reachable.find(*producer);
         if (ps && !ps->done && --ps->missing == 0) st.ready.push_back(*producer);

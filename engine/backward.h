@@ -24,7 +24,6 @@ struct BackwardState {
     TensorId first = kNoId;
     std::vector<TensorId> more;
   };
-  IdMap<OpId> tensor_to_op;          // producer among the tape's records
   IdMap<int> tensor_usage_counts;    // reachable consumers not yet run
   IdMap<OpState> reachable;          // the records reachable backwards from the targets
   IdMap<Pending> gradients;

@@ -112,7 +112,10 @@ void Engine::record_on_tapes(OpInfo& op) {
     }
     if (record) {
       t.records.push_back(op.id);
-      for (TensorId out : op.outputs) t.on_tape.insert(out);
+      for (TensorId out : op.outputs) {
+        t.on_tape.insert(out);
+        t.tensor_tape[out] = op.id;
+      }
       op.recorded_by.push_back(tid);
     } else {
       op.not_recorded.emplace_back(tid, any_on ? NotRecordedReason::NonFloatingInput
@@ -137,6 +140,7 @@ const OpInfo& Engine::run_op(const std::string& type, const TensorId* inputs, si
   for (const auto& o : outs) check_size(o);
   OpInfo& op = new_op(type, def->category, std::move(ins), label);
   op.attrs = attrs;
+  op.def = def;
   op.outputs.reserve(outs.size());
   for (size_t i = 0; i < outs.size(); ++i)
     op.outputs.push_back(new_tensor(std::move(outs[i]), TensorKind::OpOutput, op.id, static_cast<int>(i), op.label));

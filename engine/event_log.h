@@ -13,6 +13,7 @@
 #include "diagnosis_types.h"
 #include "ids.h"
 #include "op_registry.h"
+#include "small_vector.h"
 #include "tensor.h"
 
 namespace ts {
@@ -51,8 +52,8 @@ struct Event {
   TapeId tape = kNoId;
   CallId call = kNoId;
   OpId op = kNoId;
-  std::vector<int64_t> inputs;
-  std::vector<int64_t> outputs;
+  SmallVector<int64_t, 2> inputs;
+  SmallVector<int64_t, 2> outputs;
   std::string name;
   std::string text;
 };
@@ -83,20 +84,29 @@ enum class NotRecordedReason {
 };
 const char* not_recorded_reason_text(NotRecordedReason r);
 
+struct NotRecordedBy {
+  TapeId tape = kNoId;
+  NotRecordedReason reason = NotRecordedReason::NoWatchedInput;
+};
+
+// An op's id lists hold their usual one or two entries inline (see small_vector.h).
+using IdList = SmallVector<int64_t, 2>;
+
 struct OpInfo {
   OpId id = kNoId;
   std::string type;   // TF op type
+  const OpDef* def = nullptr;  // its registry entry (null for ops loaded from JSON)
   std::string label;  // what the learner wrote: "x**2", "tf.math.sin", "np.mean"
   OpCategory category = OpCategory::Math;
-  std::vector<TensorId> inputs, outputs;
-  std::vector<TensorId> control;  // conditions of branches this op ran under
+  IdList inputs, outputs;
+  IdList control;  // conditions of branches this op ran under
   // Values that reach the op through state, not as inputs: the variable version a
   // ReadVariableOp reads, the tensors an IteratorGetNext slices its element from.
-  std::vector<TensorId> state_inputs;
+  IdList state_inputs;
   Attrs attrs;
   int line = 0;
-  std::vector<TapeId> recorded_by;
-  std::vector<std::pair<TapeId, NotRecordedReason>> not_recorded;
+  IdList recorded_by;
+  SmallVector<NotRecordedBy, 1> not_recorded;
   CallId grad_call = kNoId;   // executed by the backward pass of this gradient call
   OpId function_call = kNoId; // the tf.function call op it was traced under
 };

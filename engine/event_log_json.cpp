@@ -177,7 +177,7 @@ EventLog event_log_from_json(const std::string& text) {
       o.line = x.value("line", 0);
       o.recorded_by = x.value("recorded_by", std::vector<int64_t>{});
       for (const auto& nr : x.value("not_recorded", json::array()))
-        o.not_recorded.emplace_back(nr.at(0).get<int64_t>(), static_cast<NotRecordedReason>(nr.at(1).get<int>()));
+        o.not_recorded.push_back({nr.at(0).get<int64_t>(), static_cast<NotRecordedReason>(nr.at(1).get<int>())});
       o.grad_call = x.value("grad_call", int64_t{-1});
       o.function_call = x.value("function_call", int64_t{-1});
       const json attrs = x.value("attrs", json::object());  // named: items() of a temporary dangles

@@ -125,8 +125,7 @@ std::vector<TensorId> Engine::gradient(const GradientRequest& req) {
     // The records are dropped; watched_variables() still answers.
     t.state = TapeState::Consumed;
     t.used = true;
-    t.records.clear();
-    t.on_tape.clear();
+    t.drop_records();
     active_.erase(std::remove(active_.begin(), active_.end(), t.id), active_.end());
     emit(EventKind::TapeConsumed).tape = t.id;
   }
@@ -184,8 +183,7 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
   if (!was_persistent) {
     t.state = TapeState::Consumed;
     t.used = true;
-    t.records.clear();
-    t.on_tape.clear();
+    t.drop_records();
     active_.erase(std::remove(active_.begin(), active_.end(), t.id), active_.end());
     emit(EventKind::TapeConsumed).tape = t.id;
   }

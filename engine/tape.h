@@ -32,6 +32,7 @@ struct Tape {
   IdSet on_tape;     // watched or produced by a recorded op
   IdSet watched_set; // explicitly watched (tensor or handle)
   std::vector<OpId> records;                // recorded ops in execution order
+  IdMap<OpId> tensor_tape;  // output tensor -> the recorded op that produced it (TF's tensor_tape_)
 
   bool recording() const { return state == TapeState::Recording && stop_depth == 0; }
   void clear_records() {
@@ -40,6 +41,12 @@ struct Tape {
     on_tape.clear();
     watched_set.clear();
     records.clear();
+    tensor_tape.clear();
+  }
+  void drop_records() {  // a non-persistent tape after its gradient call
+    records.clear();
+    tensor_tape.clear();
+    on_tape.clear();
   }
 };
 

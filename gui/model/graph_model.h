@@ -68,7 +68,7 @@ struct GraphNode {
   int group = -1;              // innermost tf.function group, -1 for none
   std::vector<TensorId> tensors;  // op outputs, the variable's handle, or the tensor itself
   std::vector<TapeId> recorded_by;
-  std::vector<std::pair<TapeId, NotRecordedReason>> not_recorded;
+  std::vector<NotRecordedBy> not_recorded;
   std::vector<TapeId> watched_by;  // tapes that watched its tensor (tape.watch or variable access)
   std::vector<TapeId> dropped_by;  // tapes whose tape.reset() dropped its record
   std::vector<int> version_events; // variables: event index of each version (0 = creation)

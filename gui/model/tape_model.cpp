@@ -148,8 +148,8 @@ void TapeModel::sync(const Session& s) {
       r.reason = "recorded, then dropped (reset or consumed)";
     } else {
       auto it = std::find_if(op->not_recorded.begin(), op->not_recorded.end(),
-                             [&](const auto& p) { return p.first == tape_; });
-      if (it != op->not_recorded.end()) r.reason = not_recorded_reason_text(it->second);
+                             [&](const auto& p) { return p.tape == tape_; });
+      if (it != op->not_recorded.end()) r.reason = not_recorded_reason_text(it->reason);
       else r.reason = not_recorded_reason_text(entered ? NotRecordedReason::TapeExited : NotRecordedReason::TapeNotEntered);
       if (!op->recorded_by.empty()) r.reason += " (recorded by another tape)";
     }

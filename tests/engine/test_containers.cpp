@@ -1,14 +1,17 @@
-// The log's containers: ChunkedVector (appending never moves an entry) and the flat
-// IdMap / IdSet the tapes and the backward pass use.
+// The log's containers: ChunkedVector (appending never moves an entry), SmallVector
+// (an op's id lists, inline up to N) and the flat IdMap / IdSet the tapes and the
+// backward pass use.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "chunked_vector.h"
 #include "engine.h"
 #include "id_map.h"
+#include "small_vector.h"
 
 using namespace ts;
 
@@ -80,6 +83,76 @@ TEST_CASE("ChunkedVector destroys every element it made", "[containers]") {
     CHECK(Counted::alive == 26);
   }
   CHECK(Counted::alive == 0);
+}
+
+TEST_CASE("SmallVector stays inline up to N, then grows on the heap, keeping its values", "[containers]") {
+  SmallVector<int64_t, 2> v;
+  CHECK(v.empty());
+  v.push_back(7);
+  v.push_back(8);
+  CHECK(v.capacity() == 2);  // still inline
+  for (int64_t i = 0; i < 50; ++i) v.push_back(v[static_cast<size_t>(i)] + 1);  // argument aliases the vector
+  REQUIRE(v.size() == 52);
+  CHECK(v.capacity() >= 52);
+  CHECK(v.front() == 7);
+  CHECK(v[1] == 8);
+  CHECK(v[2] == 8);  // v[0] + 1
+  CHECK(v.back() == 8 + 25);  // pairs repeat: 7,8,8,9,9,10,...
+  CHECK_THROWS_AS(v.at(52), std::out_of_range);
+  v.pop_back();
+  CHECK(v.size() == 51);
+  v.clear();
+  CHECK(v.empty());
+}
+
+TEST_CASE("SmallVector copies, moves, compares and converts like a std::vector", "[containers]") {
+  for (size_t n : {0u, 1u, 2u, 3u, 17u}) {
+    std::vector<int64_t> ref;
+    for (size_t i = 0; i < n; ++i) ref.push_back(static_cast<int64_t>(i * 10 + 1));
+    const SmallVector<int64_t, 2> a = ref;
+    CHECK(a == ref);
+    SmallVector<int64_t, 2> b = a;  // copy
+    CHECK(b == a);
+    SmallVector<int64_t, 2> c = std::move(b);  // move (steals the heap block or copies inline)
+    CHECK(c == ref);
+    CHECK(b.empty());  // NOLINT: a moved-from SmallVector is empty
+    b.push_back(5);    // and usable
+    CHECK(b.size() == 1);
+    SmallVector<int64_t, 2> d{99, 98, 97};
+    d = c;  // copy-assign over a heap block
+    CHECK(d == ref);
+    d = SmallVector<int64_t, 2>{4};  // move-assign an inline one over it
+    CHECK(d.size() == 1);
+    CHECK(d[0] == 4);
+    const std::vector<int64_t> back = c;  // implicit conversion for code that wants a vector
+    CHECK(back == ref);
+    CHECK(std::accumulate(c.begin(), c.end(), int64_t{0}) == std::accumulate(ref.begin(), ref.end(), int64_t{0}));
+  }
+}
+
+TEST_CASE("SmallVector insert, erase and resize keep order", "[containers]") {
+  SmallVector<int64_t, 2> v{1, 5};
+  const std::vector<int64_t> mid{2, 3, 4};
+  v.insert(v.begin() + 1, mid.begin(), mid.end());
+  CHECK(v == std::vector<int64_t>{1, 2, 3, 4, 5});
+  v.erase(v.begin() + 1, v.begin() + 3);
+  CHECK(v == std::vector<int64_t>{1, 4, 5});
+  v.erase(v.begin());
+  CHECK(v == std::vector<int64_t>{4, 5});
+  v.resize(4, -1);
+  CHECK(v == std::vector<int64_t>{4, 5, -1, -1});
+  v.insert(v.end(), int64_t{6});
+  CHECK(v.back() == 6);
+  struct Pair {
+    int64_t tape;
+    int reason;
+  };
+  SmallVector<Pair, 1> p;
+  p.emplace_back(int64_t{3}, 1);
+  p.emplace_back(int64_t{4}, 2);
+  CHECK(p.size() == 2);
+  CHECK(p[1].tape == 4);
+  CHECK(p[1].reason == 2);
 }
 
 TEST_CASE("IdMap finds every key through growth, whatever the key pattern", "[containers]") {
