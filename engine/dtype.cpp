@@ -11,6 +11,7 @@ std::string_view dtype_name(DType d) {
     case DType::Bool: return "bool";
     case DType::String: return "string";
     case DType::Resource: return "resource";
+    case DType::Float16: return "float16";
   }
   return "?";
 }
@@ -23,13 +24,23 @@ std::optional<DType> dtype_from_name(std::string_view n) {
   if (n == "bool") return DType::Bool;
   if (n == "string") return DType::String;
   if (n == "resource") return DType::Resource;
+  if (n == "float16" || n == "half") return DType::Float16;
   return std::nullopt;
 }
 
-bool is_floating(DType d) { return d == DType::Float32 || d == DType::Float64; }
+bool is_floating(DType d) { return d == DType::Float32 || d == DType::Float64 || d == DType::Float16; }
 bool is_integer(DType d) { return d == DType::Int32 || d == DType::Int64; }
 bool is_trainable_dtype(DType d) { return is_floating(d) || d == DType::Resource; }
 bool is_numeric(DType d) { return is_floating(d) || is_integer(d) || d == DType::Bool; }
 std::string dtype_tf_name(DType d) { return "tf." + std::string(dtype_name(d)); }
+
+std::string dtype_kernel_name(DType d) {
+  switch (d) {
+    case DType::Float16: return "half";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    default: return std::string(dtype_name(d));
+  }
+}
 
 }  // namespace ts

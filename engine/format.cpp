@@ -138,6 +138,11 @@ enum class Cutoff { TotalLength, FractionLength };
 // '0' trims zeros leaving one, '-' trims zeros and the point.
 enum class Trim { None, Zeros, LeaveOneZero, DptZeros };
 
+// The binary format a float dtype's digits come from (the shortest digits that
+// round-trip depend on it).
+enum class Width { F16, F32, F64 };
+Width width_of(DType d) { return d == DType::Float16 ? Width::F16 : d == DType::Float32 ? Width::F32 : Width::F64; }
+
 struct Digits {
   std::string d;  // at least one digit
   int exp = 0;    // base-10 exponent of the first digit
@@ -161,9 +166,36 @@ int log2_floor(uint64_t v) {
   return r;
 }
 
-FloatBits decompose(double v, bool f32) {
+// A binary float of `mant_bits` stored mantissa bits and exponent bias `bias`, from a
+// double that holds such a value exactly (the value was rounded to its dtype).
+FloatBits decompose_narrow(double v, int mant_bits, int bias) {
   FloatBits fb;
-  if (f32) {
+  fb.neg = std::signbit(v);
+  const double a = std::fabs(v);
+  if (a == 0) {
+    fb.exponent = 1 - bias - mant_bits;
+    return fb;
+  }
+  int e = 0;
+  const double m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  const int emin = 1 - bias;           // exponent of the smallest normal
+  if (e - 1 >= emin) {
+    fb.mantissa = static_cast<uint64_t>(std::ldexp(m, mant_bits + 1));
+    fb.exponent = e - (mant_bits + 1);
+    fb.mantissa_bit = mant_bits;
+    fb.unequal_margins = e - 1 != emin && fb.mantissa == (uint64_t{1} << mant_bits);
+  } else {
+    fb.exponent = emin - mant_bits;
+    fb.mantissa = static_cast<uint64_t>(std::ldexp(a, -fb.exponent));
+    fb.mantissa_bit = log2_floor(fb.mantissa);
+  }
+  return fb;
+}
+
+FloatBits decompose(double v, Width w) {
+  if (w == Width::F16) return decompose_narrow(v, 10, 15);
+  FloatBits fb;
+  if (w == Width::F32) {
     const float f = static_cast<float>(v);
     uint32_t bits;
     std::memcpy(&bits, &f, sizeof bits);
@@ -326,10 +358,10 @@ Digits dragon4(const FloatBits& fb, Cutoff mode, int cutoff_max, int cutoff_min)
 
 // NumPy's dragon4_positional (unique=True) for a finite value: `precision` and
 // `min_digits` count digits past the point (FractionLength) or all digits.
-std::string format_positional(double v, bool f32, int precision, int min_digits, Trim trim,
+std::string format_positional(double v, Width w, int precision, int min_digits, Trim trim,
                               int pad_left, int pad_right,
                               Cutoff mode = Cutoff::FractionLength) {
-  const FloatBits fb = decompose(v, f32);
+  const FloatBits fb = decompose(v, w);
   const Digits dg = dragon4(fb, mode, precision, min_digits);
   const int has_sign = fb.neg ? 1 : 0;
   const int num_digits = static_cast<int>(dg.d.size());
@@ -374,9 +406,9 @@ std::string format_positional(double v, bool f32, int precision, int min_digits,
 }
 
 // NumPy's dragon4_scientific (unique=True) for a finite value.
-std::string format_scientific(double v, bool f32, int precision, int min_digits, Trim trim,
+std::string format_scientific(double v, Width w, int precision, int min_digits, Trim trim,
                               int pad_left, int exp_digits) {
-  const FloatBits fb = decompose(v, f32);
+  const FloatBits fb = decompose(v, w);
   const Digits dg = dragon4(fb, Cutoff::TotalLength, precision < 0 ? -1 : precision + 1,
                             min_digits < 0 ? -1 : min_digits + 1);
   const int leftchars = 1 + (fb.neg ? 1 : 0);
@@ -443,11 +475,21 @@ std::string nonfinite_str(double v) {
   return v < 0 ? "-inf" : "inf";
 }
 
+// NumPy's repr of a float16 / float32 scalar.
+std::string narrow_float_repr(double v, Width w) {
+  if (!std::isfinite(v)) return nonfinite_str(v);
+  // NumPy compares the value itself with 1e-4 and 1e16 (long double).
+  const long double a = std::fabs(static_cast<long double>(v));
+  if (a == 0 || (1e-4L <= a && a < 1e16L))
+    return format_positional(v, w, -1, -1, Trim::LeaveOneZero, -1, -1, Cutoff::TotalLength);
+  return format_scientific(v, w, -1, -1, Trim::DptZeros, -1, -1);
+}
+
 // NumPy's FloatingFormat (floatmode='maxprec', precision=8, sign='-',
 // legacy=False) for the elements an array shows.
 class FloatFormatter {
  public:
-  FloatFormatter(const std::vector<double>& data, bool f32) : f32_(f32) {
+  FloatFormatter(const std::vector<double>& data, Width w) : w_(w) {
     std::vector<double> finite;
     bool any_nonfinite = false, neg_inf = false;
     for (double x : data) {
@@ -473,9 +515,10 @@ class FloatFormatter {
     }
     if (any_nonzero) {
       // max/min is computed in the array's dtype (in float32 it may overflow).
-      const double ratio = f32 ? static_cast<double>(static_cast<float>(max_val) /
-                                                     static_cast<float>(min_val))
-                               : max_val / min_val;
+      const double ratio = w == Width::F64 ? max_val / min_val
+                           : w == Width::F32 ? static_cast<double>(static_cast<float>(max_val) / static_cast<float>(min_val))
+                                             : static_cast<double>(static_cast<float>(Eigen::half(
+                                                   static_cast<float>(max_val) / static_cast<float>(min_val))));
       exp_ = max_val >= 1e8 || min_val < 0.0001 || ratio > 1000.0;
     }
 
@@ -484,7 +527,7 @@ class FloatFormatter {
     } else if (exp_) {
       size_t max_exp = 0, max_frac = 0, max_int = 0;
       for (double x : finite) {
-        const std::string s = format_scientific(x, f32_, kPrecision, -1, Trim::Zeros, -1, -1);
+        const std::string s = format_scientific(x, w_, kPrecision, -1, Trim::Zeros, -1, -1);
         const size_t e = s.find('e'), dot = s.find('.');
         max_int = std::max(max_int, dot);
         max_frac = std::max(max_frac, e - dot - 1);
@@ -498,7 +541,7 @@ class FloatFormatter {
       size_t max_int = 0, max_frac = 0;
       for (double x : finite) {
         const std::string s =
-            format_positional(x, f32_, kPrecision, -1, Trim::Zeros, -1, -1);
+            format_positional(x, w_, kPrecision, -1, Trim::Zeros, -1, -1);
         const size_t dot = s.find('.');
         max_int = std::max(max_int, dot);
         max_frac = std::max(max_frac, s.size() - dot - 1);
@@ -516,13 +559,13 @@ class FloatFormatter {
     if (!std::isfinite(x))
       return pad_left(nonfinite_str(x), static_cast<size_t>(pad_left_ + pad_right_ + 1));
     if (exp_)
-      return format_scientific(x, f32_, precision_, precision_, Trim::None, pad_left_,
+      return format_scientific(x, w_, precision_, precision_, Trim::None, pad_left_,
                                exp_size_);
-    return format_positional(x, f32_, kPrecision, 0, Trim::Zeros, pad_left_, pad_right_);
+    return format_positional(x, w_, kPrecision, 0, Trim::Zeros, pad_left_, pad_right_);
   }
 
  private:
-  bool f32_;
+  Width w_;
   bool exp_ = false;
   int pad_left_ = 0, pad_right_ = 0, precision_ = kPrecision, exp_size_ = -1;
 };
@@ -537,6 +580,7 @@ std::string int_str(double v) {
 std::string scalar_str(const TensorValue& v, int64_t i) {
   switch (v.dtype) {
     case DType::Float32: return float32_repr(static_cast<float>(v.data[i]));
+    case DType::Float16: return narrow_float_repr(v.data[i], Width::F16);
     case DType::Float64: return python_float_repr(v.data[i]);
     case DType::Int32:
     case DType::Int64: return int_str(v.data[i]);
@@ -581,12 +625,13 @@ class ArrayFormatter {
     next_line_prefix_ = " " + std::string(prefix_len, ' ');
     const std::vector<int64_t> shown = shown_indices(shape_, summarize_);
     switch (v.dtype) {
+      case DType::Float16:
       case DType::Float32:
       case DType::Float64: {
         std::vector<double> vals;
         vals.reserve(shown.size());
         for (int64_t i : shown) vals.push_back(v.data[i]);
-        FloatFormatter ff(vals, v.dtype == DType::Float32);
+        FloatFormatter ff(vals, width_of(v.dtype));
         fmt_ = [this, ff](int64_t i) { return ff(v_.data[i]); };
         break;
       }
@@ -747,14 +792,7 @@ std::string python_float_repr(double v) {
   return out + "e" + (d.exp < 0 ? "-" : "+") + ed;
 }
 
-std::string float32_repr(float v) {
-  if (!std::isfinite(v)) return nonfinite_str(v);
-  // NumPy compares the float32 value itself with 1e-4 and 1e16 (long double).
-  const long double a = std::fabs(static_cast<long double>(v));
-  if (a == 0 || (1e-4L <= a && a < 1e16L))
-    return format_positional(v, true, -1, -1, Trim::LeaveOneZero, -1, -1, Cutoff::TotalLength);
-  return format_scientific(v, true, -1, -1, Trim::DptZeros, -1, -1);
-}
+std::string float32_repr(float v) { return narrow_float_repr(v, Width::F32); }
 
 std::string python_bytes_repr(const std::string& s) {
   const bool has_single = s.find('\'') != std::string::npos;

@@ -11,6 +11,12 @@ void round_to_dtype(Eigen::ArrayXd& data, DType dtype) {
     case DType::Float32:
       for (Eigen::Index i = 0; i < data.size(); ++i) data[i] = static_cast<double>(static_cast<float>(data[i]));
       break;
+    case DType::Float16:
+      // Through float: exact for every value a half holds; a double exactly halfway
+      // between two halves after float rounding is the only (harmless) double rounding.
+      for (Eigen::Index i = 0; i < data.size(); ++i)
+        data[i] = static_cast<double>(static_cast<float>(Eigen::half(static_cast<float>(data[i]))));
+      break;
     case DType::Int32:
       for (Eigen::Index i = 0; i < data.size(); ++i) {
         const double t = std::trunc(data[i]);

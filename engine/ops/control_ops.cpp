@@ -56,7 +56,7 @@ TensorValue logical(std::string_view op, const Inputs& in, bool (*f)(bool, bool)
   for (size_t i = 0; i < 2; ++i)
     if (in[i]->dtype != DType::Bool)
       invalid_argument(op, "cannot compute " + std::string(op) + " as input #" + std::to_string(i) +
-                               "(zero-based) was expected to be a bool tensor but is a " + tf_type_name(in[i]->dtype) +
+                               "(zero-based) was expected to be a bool tensor but is a " + dtype_kernel_name(in[i]->dtype) +
                                " tensor");
   const TensorValue& a = *in[0];
   const TensorValue& b = *in[1];
@@ -73,7 +73,7 @@ TensorValue select(const Inputs& in) {
   const TensorValue& b = *in[2];
   if (c.dtype != DType::Bool)
     invalid_argument(op, "cannot compute SelectV2 as input #0(zero-based) was expected to be a bool tensor but is a " +
-                             tf_type_name(c.dtype) + " tensor");
+                             dtype_kernel_name(c.dtype) + " tensor");
   expect_same_dtype(op, in, 1, 3);
   Shape out;
   try {
@@ -152,7 +152,7 @@ void register_control_ops() {
            const TensorValue& x = *in[0];
            if (x.dtype != DType::Bool)
              invalid_argument("LogicalNot", "cannot compute LogicalNot as input #0(zero-based) was expected to be a "
-                                            "bool tensor but is a " + tf_type_name(x.dtype) + " tensor");
+                                            "bool tensor but is a " + dtype_kernel_name(x.dtype) + " tensor");
            return one(make_tensor(DType::Bool, x.shape, (x.data == 0.0).cast<double>()));
          },
          GradKind::NotDifferentiable,

@@ -34,14 +34,6 @@ void add_op(std::string type, ForwardFn forward, GradKind kind, std::string rule
 // ---------------------------------------------------------------------------------
 // Errors
 
-std::string tf_type_name(DType d) {
-  switch (d) {
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    default: return std::string(dtype_name(d));
-  }
-}
-
 [[noreturn]] void invalid_argument(std::string_view op, const std::string& message) {
   throw TfError("InvalidArgumentError", message + " [Op:" + std::string(op) + "]");
 }
@@ -63,8 +55,8 @@ void expect_same_dtype(std::string_view op, const Inputs& in, size_t first, size
   for (size_t i = first + 1; i < last; ++i)
     if (in[i]->dtype != in[first]->dtype)
       invalid_argument(op, "cannot compute " + std::string(op) + " as input #" + std::to_string(i) +
-                               "(zero-based) was expected to be a " + tf_type_name(in[first]->dtype) +
-                               " tensor but is a " + tf_type_name(in[i]->dtype) + " tensor");
+                               "(zero-based) was expected to be a " + dtype_kernel_name(in[first]->dtype) +
+                               " tensor but is a " + dtype_kernel_name(in[i]->dtype) + " tensor");
 }
 
 namespace {
@@ -111,7 +103,7 @@ void expect_type(std::string_view op, DType d, TypeSet set, std::string_view sig
   if (in_set(d, set)) return;
   const std::string list = type_list(set);
   const std::string o(op);
-  invalid_argument(op, "Value for attr 'T' of " + tf_type_name(d) + " is not in the list of allowed values: " +
+  invalid_argument(op, "Value for attr 'T' of " + dtype_kernel_name(d) + " is not in the list of allowed values: " +
                            list + "\n\t; NodeDef: {{node " + o + "}}; Op<name=" + o + "; signature=" +
                            std::string(signature) + "; attr=T:type,allowed=[" + dt_list(list) + "]>");
 }

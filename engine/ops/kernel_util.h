@@ -33,9 +33,6 @@ void add_op(std::string type, ForwardFn forward, GradKind kind, std::string rule
 // ---------------------------------------------------------------------------------
 // Errors with TF's wording. Every message ends in " [Op:<type>]" as eager TF's do.
 
-// TF's element-type name in kernel messages: float, double, int32, int64, bool, string.
-std::string tf_type_name(DType d);
-
 // Throws when the number of inputs is not `n` (the interpreter's bug, not the user's).
 void expect_arity(std::string_view op, const Inputs& in, size_t n);
 void expect_min_arity(std::string_view op, const Inputs& in, size_t n);

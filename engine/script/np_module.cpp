@@ -49,6 +49,7 @@ int kind_rank(DType d) {
     case DType::Bool: return 0;
     case DType::Int32:
     case DType::Int64: return 1;
+    case DType::Float16:
     case DType::Float32:
     case DType::Float64: return 2;
     default: return 3;
@@ -62,7 +63,7 @@ DType promote(DType a, DType b) {
   if (b == DType::Bool) return a;
   if (a == DType::String || b == DType::String) return DType::String;
   const bool fa = is_floating(a), fb = is_floating(b);
-  if (fa && fb) return DType::Float64;
+  if (fa && fb) return a == DType::Float64 || b == DType::Float64 ? DType::Float64 : DType::Float32;
   if (!fa && !fb) return DType::Int64;
   return DType::Float64;  // int32/int64 with a float: float64
 }
@@ -730,7 +731,7 @@ void install_np_module(Interpreter& in) {
   auto np = std::make_shared<ModuleObj>("numpy");
   install_functions(in, *np);
   install_random(in, *np, st);
-  for (DType d : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::Bool})
+  for (DType d : {DType::Float16, DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::Bool})
     np->attrs.set(numpy_scalar_type_name(d), scalar_type(in, d));
   np->attrs.set("float_", np->attrs.find("float64") ? *np->attrs.find("float64") : Value::none());
   np->attrs.set("int_", *np->attrs.find("int64"));

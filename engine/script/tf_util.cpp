@@ -179,6 +179,7 @@ Shape value_shape(Interpreter& in, const Value& v) {
 
 Value element_value(const TensorValue& t, int64_t i, int64_t origin) {
   switch (t.dtype) {
+    case DType::Float16:
     case DType::Float32:
     case DType::Float64: return Value::number(t.data[i], origin);
     case DType::Int32:
@@ -308,14 +309,6 @@ struct DTypePayload {
 
 Value bool_value(bool b) { return Value::boolean(b); }
 
-std::string tf_kernel_type_name(DType d) {
-  switch (d) {
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    default: return std::string(dtype_name(d));
-  }
-}
-
 }  // namespace
 
 std::string numpy_scalar_type_name(DType d) {
@@ -369,7 +362,7 @@ Value np_dtype_object(Interpreter& in, DType d) {
   obj->repr = [name] { return name; };  // str(); `__repr__` gives "dtype('float32')"
   obj->attrs.set("name", Value::str(name));
   obj->attrs.set("kind", Value::str(is_floating(d) ? "f" : is_integer(d) ? "i" : d == DType::Bool ? "b" : "S"));
-  obj->attrs.set("itemsize", Value::integer(d == DType::Float64 || d == DType::Int64 ? 8 : d == DType::Bool ? 1 : 4));
+  obj->attrs.set("itemsize", Value::integer(d == DType::Float64 || d == DType::Int64 ? 8 : d == DType::Bool ? 1 : d == DType::Float16 ? 2 : 4));
   obj->attrs.set("__str__", in.builtin("dtype.__str__", [name](Interpreter&, CallArgs&) { return Value::str(name); }));
   obj->attrs.set("__repr__", in.builtin("dtype.__repr__", [name](Interpreter&, CallArgs&) {
     return Value::str("dtype('" + name + "')");
@@ -555,7 +548,7 @@ struct Walk {
       strs.insert(strs.end(), t.strings.begin(), t.strings.end());
       return;
     }
-    if (is_floating(t.dtype)) array_float_bits = std::max(array_float_bits, t.dtype == DType::Float64 ? 64 : 32);
+    if (is_floating(t.dtype)) array_float_bits = std::max(array_float_bits, t.dtype == DType::Float64 ? 64 : t.dtype == DType::Float16 ? 16 : 32);
     if (is_integer(t.dtype)) array_int_bits = std::max(array_int_bits, t.dtype == DType::Int64 ? 64 : 32);
     if (t.dtype == DType::Bool) array_bool = true;
     for (Eigen::Index i = 0; i < t.data.size(); ++i) nums.push_back(t.data[i]);
@@ -639,6 +632,7 @@ struct Walk {
     if (any_str) return DType::String;
     if (any_float || array_float_bits) {
       if (array_float_bits == 64) return DType::Float64;
+      if (array_float_bits == 16 && !any_float) return DType::Float16;
       if (np && any_float) return DType::Float64;
       return np && !array_float_bits ? DType::Float64 : DType::Float32;
     }
@@ -658,6 +652,7 @@ struct Walk {
       case DType::Bool: return !any_str && !any_float && !any_int && !array_float_bits && !array_int_bits;
       case DType::Int32:
       case DType::Int64: return !any_str && !any_float && !array_float_bits;  // even 2.0 (py_seq_tensor)
+      case DType::Float16:
       case DType::Float32:
       case DType::Float64: return !any_str;
       case DType::Resource: return false;
@@ -681,7 +676,7 @@ HostConversion python_to_value(Interpreter& in, const Value& v, std::optional<DT
   if (hint) {
     if (flavor == DTypeFlavor::Tf && !w.fits(*hint)) {
       if (mode == HintMode::Strict)
-        in.raise("TypeError", "Cannot convert " + in.repr(v) + " to EagerTensor of dtype " + tf_kernel_type_name(*hint));
+        in.raise("TypeError", "Cannot convert " + in.repr(v) + " to EagerTensor of dtype " + dtype_kernel_name(*hint));
     } else {
       if (flavor == DTypeFlavor::Numpy && w.any_str != (*hint == DType::String))
         in.raise("ValueError", "could not convert string to float: " + in.repr(v));
@@ -768,7 +763,7 @@ TensorId convert_to_tensor(Interpreter& in, const Value& v, std::optional<DType>
     if (hint && *hint != t.dtype) {
       if (array_compatible(*hint, t.dtype)) return e.from_host(cast_to(t, *hint), {v.id}, label);
       if (mode == HintMode::Strict)
-        in.raise("TypeError", "Cannot convert " + repr_numpy(t) + " to EagerTensor of dtype " + tf_kernel_type_name(*hint));
+        in.raise("TypeError", "Cannot convert " + repr_numpy(t) + " to EagerTensor of dtype " + dtype_kernel_name(*hint));
     }
     return e.from_host(t, {v.id}, label);
   }

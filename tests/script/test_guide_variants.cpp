@@ -59,3 +59,36 @@ TEST_CASE("guide variants: a Dense layer's kernel before the layer is built", "[
         Lines{"AttributeError: You must build the layer before accessing `kernel`.", "False False",
               "dense/kernel (2, 2) ['kernel', 'bias']"});
 }
+
+TEST_CASE("guide variants: float16 is a floating dtype the tape records, printed with half's shortest digits",
+          "[guide][dtype]") {
+  // TF's tape records float16 ops (it is in the trainable dtypes); NumPy prints a half
+  // with the fewest digits that round-trip in half precision (0.1, not 0.099975586).
+  CHECK(out("x = tf.constant(3.0, dtype=tf.float16)\n"
+            "with tf.GradientTape() as tape:\n"
+            "  tape.watch(x)\n"
+            "  y = x * x + 0.1\n"
+            "print(y)\n"
+            "print(tape.gradient(y, x))\n"
+            "print(tf.constant([0.1, 0.5], tf.half), tf.constant(1e-5, tf.float16))\n"
+            "print(repr(tf.constant([0.1, 1/3, 65504.0, 1e-5], tf.float16).numpy()))\n"
+            "print(tf.cast(tf.constant(70000.0), tf.float16), np.float16(0.1), x.dtype, x.dtype.is_floating)\n") ==
+        Lines{"tf.Tensor(9.1, shape=(), dtype=float16)", "tf.Tensor(6.0, shape=(), dtype=float16)",
+              "tf.Tensor([0.1 0.5], shape=(2,), dtype=float16) tf.Tensor(1e-05, shape=(), dtype=float16)",
+              // exp mode pads every element to the longest unique digits (0.3333 -> 4).
+              "array([9.998e-02, 3.333e-01, 6.550e+04, 1.001e-05], dtype=float16)",
+              "tf.Tensor(inf, shape=(), dtype=float16) 0.1 <dtype: 'float16'> True"});
+  // Mixing with float32 is TF's dtype error, with the kernel's name for half.
+  CHECK(out("try:\n"
+            "  tf.constant(1.0, tf.float16) * tf.constant(1.0)\n"
+            "except tf.errors.InvalidArgumentError as e:\n"
+            "  print(e)\n")
+            .at(0)
+            .find("was expected to be a half tensor but is a float tensor") != std::string::npos);
+  // A float16 variable is watched automatically and gets a float16 gradient.
+  CHECK(out("v = tf.Variable([1.5, 2.0], dtype=tf.float16)\n"
+            "with tf.GradientTape() as t:\n"
+            "  z = tf.reduce_sum(v * v)\n"
+            "print(t.gradient(z, v), [w.name for w in t.watched_variables()])\n") ==
+        Lines{"tf.Tensor([3. 4.], shape=(2,), dtype=float16) ['Variable:0']"});
+}
