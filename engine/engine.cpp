@@ -135,7 +135,14 @@ const OpInfo& Engine::run_op(const std::string& type, const TensorId* inputs, si
   std::vector<const TensorValue*> in = std::move(input_scratch_);
   in.clear();
   for (TensorId id : ins) in.push_back(tensor(id).value.get());
-  std::vector<TensorValue> outs = def->forward(in, attrs);
+  std::vector<TensorValue> outs;
+  try {
+    outs = def->forward(in, attrs);
+  } catch (const TfError& err) {
+    // Traced ops keep the kernel's words: a tf.function reports its own way.
+    if (tracing() || err.type() == "ResourceError") throw;
+    throw TfError(err.type(), eager_op_message(err.what()));
+  }
   input_scratch_ = std::move(in);
   for (const auto& o : outs) check_size(o);
   OpInfo& op = new_op(type, def->category, std::move(ins), label);

@@ -120,6 +120,7 @@ class Engine {
 
   // --- tf.function grouping ---
   OpId function_call_begin(const std::string& name, const std::vector<TensorId>& inputs);
+  bool tracing() const { return !function_stack_.empty(); }  // inside a tf.function call
   void function_call_end(OpId call, const std::vector<TensorId>& outputs);
 
   // --- output / diagnostics ---

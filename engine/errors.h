@@ -16,4 +16,11 @@ class TfError : public std::runtime_error {
   std::string type_;
 };
 
+// Eager TF's wording of an op that failed (ops.py, raise_from_not_ok_status): an error
+// raised inside the kernel names the wrapped function the op ran as, and every message
+// ends in " name: " and the op's name: empty for most ops a script runs (their name
+// scopes are skipped in eager mode), "strided_slice/" for a subscript. Messages not
+// ending in " [Op:<type>]" are returned unchanged.
+std::string eager_op_message(const std::string& message);
+
 }  // namespace ts

@@ -161,6 +161,11 @@ Value Interpreter::make_exception(const std::string& type, const std::string& me
 }
 
 void Interpreter::raise(const std::string& type, const std::string& message) {
+  // An op's error raised here (tf.gather's indices, tf.range's delta) reads as the engine's do.
+  if (type != "ResourceError" && !engine_.tracing()) {
+    const std::string eager = eager_op_message(message);
+    throw PyException{make_exception(type, eager), type, eager, line_};
+  }
   throw PyException{make_exception(type, message), type, message, line_};
 }
 

@@ -1328,6 +1328,13 @@ Value tape_jacobian(Interpreter& in, TapeId tape, CallArgs& a) {
 Value tape_batch_jacobian(Interpreter& in, TapeId tape, CallArgs& a) {
   Args args(in, a, "batch_jacobian", {"target", "source", "unconnected_gradients", "parallel_iterations",
                                       "experimental_use_pfor"}, 2);
+  {
+    // backprop.py checks this first, and its message lacks the space gradient()'s has.
+    const TapeState s = in.engine().tape(tape).state;
+    if (s == TapeState::Created || s == TapeState::Consumed)
+      in.raise("RuntimeError",
+               "A non-persistent GradientTape can only be used tocompute one set of gradients (or jacobians)");
+  }
   const Unconnected u = unconnected_arg(in, args.get(2, Value::none()));
   if (!is_tensorish(args[0]))
     in.raise("AttributeError", "'" + value_type_name(in, args[0]) + "' object has no attribute 'shape'");
@@ -1444,7 +1451,8 @@ Value make_tape(Interpreter& in, CallArgs& a) {
 // dtypes, enums, misc
 
 void install_dtypes(Interpreter& in, const Modules& m) {
-  const std::pair<const char*, DType> names[] = {{"float32", DType::Float32}, {"float64", DType::Float64},
+  const std::pair<const char*, DType> names[] = {{"float16", DType::Float16}, {"half", DType::Float16},
+                                                 {"float32", DType::Float32}, {"float64", DType::Float64},
                                                  {"double", DType::Float64},  {"int32", DType::Int32},
                                                  {"int64", DType::Int64},     {"bool", DType::Bool},
                                                  {"string", DType::String}};
@@ -1472,6 +1480,10 @@ void install_unconnected(Interpreter& in, const Modules& m) {
     auto [v, obj] = new_native(in, "UnconnectedGradients", "UnconnectedGradients");
     const std::string r = std::string("<UnconnectedGradients.") + member + ": '" + value + "'>";
     obj->repr = [r] { return r; };
+    const std::string s = std::string("UnconnectedGradients.") + member;  // str() of an Enum member
+    obj->attrs.set("__str__", in.builtin("UnconnectedGradients.__str__", [s](Interpreter&, CallArgs&) {
+      return Value::str(s);
+    }));
     obj->attrs.set("name", Value::str(member));
     obj->attrs.set("value", Value::str(value));
     eobj->attrs.set(member, v);

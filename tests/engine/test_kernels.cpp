@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine.h"
 #include "engine/errors.h"
 #include "engine/event_log.h"
 #include "engine/op_registry.h"
@@ -96,6 +97,36 @@ TEST_CASE("binary ops: TF's dtype and shape errors", "[kernels]") {
   CHECK(e.find("[Op:Sqrt]") != std::string::npos);
   CHECK(error_of("AddV2", {b8({1}, {1}), b8({0}, {1})}).rfind(
             "InvalidArgumentError: Value for attr 'T' of bool is not in the list", 0) == 0);
+}
+
+TEST_CASE("an eager op's error reads as TF 2.17 raises it", "[kernels]") {
+  // ops.py raise_from_not_ok_status appends " name: " and the op's name; errors raised
+  // inside the kernel also name the wrapped function the op ran as.
+  Engine e;
+  const TensorId a = e.constant(make_tensor(DType::Float32, {2}, Eigen::ArrayXd::Ones(2)));
+  const TensorId b = e.constant(make_tensor(DType::Float32, {3}, Eigen::ArrayXd::Ones(3)));
+  const TensorId i = e.constant(make_scalar(DType::Int32, 1));
+  auto message = [&](const std::string& type, std::vector<TensorId> in) -> std::string {
+    try {
+      e.execute(type, in);
+    } catch (const TfError& err) {
+      return err.type() + ": " + err.what();
+    }
+    return "no error";
+  };
+  CHECK(message("AddV2", {a, b}) ==
+        "InvalidArgumentError: {{function_node __wrapped__AddV2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Incompatible shapes: [2] vs. [3] [Op:AddV2] name: ");
+  // Dtype and attr checks fail before the kernel runs: no function node.
+  CHECK(message("Mul", {a, i}) ==
+        "InvalidArgumentError: cannot compute Mul as input #1(zero-based) was expected to be a float tensor but is "
+        "a int32 tensor [Op:Mul] name: ");
+  const std::string sqrt = message("Sqrt", {i});
+  CHECK(sqrt.rfind("InvalidArgumentError: Value for attr 'T' of int32", 0) == 0);
+  CHECK(sqrt.size() > 16);
+  CHECK(sqrt.substr(sqrt.size() - 16) == "[Op:Sqrt] name: ");
+  // Other messages pass through unchanged.
+  CHECK(eager_op_message("no op named here") == "no op named here");
 }
 
 TEST_CASE("float32 results are rounded as TF's float32 kernels", "[kernels]") {

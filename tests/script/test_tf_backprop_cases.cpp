@@ -204,3 +204,28 @@ TEST_CASE("backprop: a gradient call inside another's backward pass has its own 
     if (e.kind == ts::EventKind::GradientCallStarted) ++started;
   CHECK(started == 2);
 }
+
+TEST_CASE("backprop: batch_jacobian on a used non-persistent tape raises backprop.py's own message", "[backprop]") {
+  // batch_jacobian's string literals join without a space ("used tocompute"), unlike
+  // gradient's and jacobian's; TF checks it before looking at the target.
+  const std::string script =
+      "x = tf.constant([[1.0, 2.0]])\n"
+      "with tf.GradientTape() as t:\n"
+      "  t.watch(x)\n"
+      "  y = x * x\n"
+      "g = t.gradient(y, x)\n"
+      "for f in [t.batch_jacobian, t.jacobian]:\n"
+      "  try:\n"
+      "    f(y, x)\n"
+      "  except RuntimeError as e:\n"
+      "    print(e)\n";
+  CHECK(out(script) ==
+        Lines{"A non-persistent GradientTape can only be used tocompute one set of gradients (or jacobians)",
+              "A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)"});
+}
+
+TEST_CASE("backprop: tf.UnconnectedGradients members print as enum members", "[backprop]") {
+  // A plain enum.Enum: str() is 'Class.MEMBER', repr() adds the value.
+  CHECK(out("print(tf.UnconnectedGradients.ZERO, repr(tf.UnconnectedGradients.NONE))\n") ==
+        Lines{"UnconnectedGradients.ZERO <UnconnectedGradients.NONE: 'none'>"});
+}
