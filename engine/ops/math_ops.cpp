@@ -81,6 +81,14 @@ void register_math_ops() {
   // ---- binary arithmetic ----------------------------------------------------------
   auto add_forward = [](std::string_view type) {
     return [type](const Inputs& in, const Attrs&) {
+      // The older Add op also takes strings (math_ops._add_dispatch sends string adds
+      // to it): `tf.constant("a") + "b"` concatenates. AddV2 does not.
+      if (type == "Add" && in.size() == 2 && in[0]->dtype == DType::String && in[1]->dtype == DType::String) {
+        const Shape out = broadcast_for(type, in[0]->shape, in[1]->shape);
+        TensorValue a = broadcast_to(*in[0], out), b = broadcast_to(*in[1], out);
+        for (size_t i = 0; i < a.strings.size(); ++i) a.strings[i] += b.strings[i];
+        return one(std::move(a));
+      }
       return one(binary_arith(type, in, TypeSet::Number, [](double a, double b) { return a + b; }, wrap_add));
     };
   };

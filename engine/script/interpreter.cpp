@@ -462,6 +462,11 @@ void Interpreter::setattr(const Value& obj, const std::string& name, const Value
     n->attrs.set(name, v);
     return;
   }
+  if ((obj.kind == VKind::Tensor || obj.kind == VKind::Variable) && hooks_.tensor_setattr &&
+      hooks_.tensor_setattr(*this, obj, name, v))
+    return;
+  if (obj.kind == VKind::Variable && hooks_.tensor_getattr && hooks_.tensor_getattr(*this, obj, name))
+    raise("AttributeError", "property '" + name + "' of '" + type_name(obj) + "' object has no setter");
   raise("AttributeError", "'" + type_name(obj) + "' object has no attribute '" + name + "'");
 }
 

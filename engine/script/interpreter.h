@@ -105,6 +105,8 @@ class Interpreter {
     std::function<Value(Interpreter&, const std::string& op, const Value& a)> tensor_unary;
     // attribute of a Tensor / Variable / NdArray (methods returned bound)
     std::function<std::optional<Value>(Interpreter&, const Value& self, const std::string& name)> tensor_getattr;
+    // `self.name = v` on a Tensor / Variable; false when it has no such settable attribute
+    std::function<bool(Interpreter&, const Value& self, const std::string& name, const Value& v)> tensor_setattr;
     std::function<Value(Interpreter&, const Value& self, const Value& key)> tensor_getitem;
     std::function<std::string(Interpreter&, const Value& v, bool repr)> tensor_str;
     std::function<std::vector<Value>(Interpreter&, const Value& v)> tensor_iterate;

@@ -134,6 +134,7 @@ class Layer:
     def __init__(self, name=None, trainable=True, dtype=None, activity_regularizer=None, autocast=True, **kwargs):
         self._ts_parent_path = None
         self._ts_weights = []
+        self._ts_born_trainable = []  # per weight: created trainable (Keras' two lists)
         self.built = False
         self._ts_trainable = trainable
         if name is None:
@@ -165,6 +166,10 @@ class Layer:
             _ts_exit_scope(pushed)
         v = _ts_make_variable(value, name, trainable, path)
         self._ts_weights.append(v)
+        self._ts_born_trainable.append(trainable)
+        # Layer._track_variable: a frozen layer's new variables are frozen too.
+        if not self.trainable:
+            v.trainable = False
         return v
 
     def build(self, input_shape=None):
@@ -176,8 +181,14 @@ class Layer:
 
     @trainable.setter
     def trainable(self, value):
-        # Keras 3.7 sets the flag on the layer and on every sublayer.
-        self._ts_trainable = bool(value)
+        # Keras 3.7 sets the flag on the layer, on the variables it created trainable
+        # (the Keras flag: the tf.Variable inside keeps its own, so a tape still
+        # watches them), and on every sublayer.
+        value = bool(value)
+        self._ts_trainable = value
+        for w, born in zip(self._ts_weights, self._ts_born_trainable):
+            if born:
+                w.trainable = value
         for layer in self._ts_sublayers():
             layer.trainable = value
 
@@ -194,8 +205,9 @@ class Layer:
 
     @property
     def weights(self):
-        # Keras 3.7: own trainable, then own non-trainable, then each sublayer's.
-        out = [w for w in self._ts_weights if w.trainable] + [w for w in self._ts_weights if not w.trainable]
+        # Keras 3.7: own trainable, then own non-trainable (as created), then each sublayer's.
+        pairs = list(zip(self._ts_weights, self._ts_born_trainable))
+        out = [w for w, born in pairs if born] + [w for w, born in pairs if not born]
         for layer in self._ts_sublayers():
             for w in layer.weights:
                 if not any([w is o for o in out]):
@@ -436,12 +448,24 @@ losses.MeanSquaredError = MeanSquaredError
 losses.MeanAbsoluteError = MeanAbsoluteError
 
 
+# The functions give one loss per sample (the mean over the last axis); the classes
+# then reduce over the batch (keras/src/losses/losses.py).
 def _mse(y_true, y_pred):
-    return MeanSquaredError()(y_true, y_pred)
+    y_pred = tf.convert_to_tensor(y_pred)
+    y_true = tf.cast(tf.convert_to_tensor(y_true), y_pred.dtype)
+    return MeanSquaredError().call(y_true, y_pred)
+
+
+def _mae(y_true, y_pred):
+    y_pred = tf.convert_to_tensor(y_pred)
+    y_true = tf.cast(tf.convert_to_tensor(y_true), y_pred.dtype)
+    return MeanAbsoluteError().call(y_true, y_pred)
 
 
 losses.mean_squared_error = _mse
 losses.mse = _mse
+losses.mean_absolute_error = _mae
+losses.mae = _mae
 
 _ts_epsilon = 1e-7
 
@@ -630,6 +654,17 @@ optimizers.SGD = SGD
 optimizers.Adam = Adam
 
 
+def _ts_nest_leaves(value, out):
+    if isinstance(value, dict):
+        for k in sorted(value.keys()):
+            _ts_nest_leaves(value[k], out)
+    elif isinstance(value, list) or isinstance(value, tuple):
+        for item in value:
+            _ts_nest_leaves(item, out)
+    else:
+        out.append(value)
+
+
 class Module:
     __module__ = 'tensorflow.python.module.module'
 
@@ -642,22 +677,33 @@ class Module:
     def name(self):
         return self._ts_name
 
-    def _ts_collect(self, want_trainable):
+    def _ts_collect(self, want_trainable, seen=None):
+        # module.py _flatten_module: attributes in sorted order, each flattened as
+        # tf.nest does (dicts by sorted key, lists, tuples); every object once; the
+        # modules found are walked after this one's own variables.
+        if seen is None:
+            seen = [self]
         out = []
+        subs = []
         for key in sorted(self.__dict__.keys()):
-            value = self.__dict__[key]
-            items = [value]
-            if isinstance(value, list) or isinstance(value, tuple):
-                items = value
-            for item in items:
+            leaves = []
+            _ts_nest_leaves(self.__dict__[key], leaves)
+            for item in leaves:
+                if any([item is s for s in seen]):
+                    continue
+                seen.append(item)
                 if isinstance(item, tf.Variable):
                     if not want_trainable or item.trainable:
                         out.append(item)
                 elif isinstance(item, Module) or isinstance(item, Layer):
-                    if want_trainable:
-                        out = out + list(item.trainable_variables)
-                    else:
-                        out = out + list(item.variables)
+                    subs.append(item)
+        for sub in subs:
+            if isinstance(sub, Module):
+                out = out + list(sub._ts_collect(want_trainable, seen))
+            elif want_trainable:
+                out = out + list(sub.trainable_variables)
+            else:
+                out = out + list(sub.variables)
         return tuple(out)
 
     @property

@@ -132,6 +132,7 @@ Value tensor_binary(Interpreter& in, const std::string& op, const Value& a, cons
   if (sym == "@") return Value::tensor(matmul(in, x, y, "@"));
   const char* type = op_type_of(sym);
   if (!type) unsupported_operands(in, op, a, b);
+  if (sym == "+" && e.value(x).dtype == DType::String) type = "Add";  // math_ops._add_dispatch
   if (sym == "==" || sym == "!=") {
     // TF 2's __eq__ uses incompatible_shape_error=False: unbroadcastable shapes give False.
     try {
@@ -282,7 +283,13 @@ std::optional<Value> tensor_getattr(Interpreter& in, const Value& self, const st
     return Value::str(self.b ? "UnreadVariable" : vi.name);
   }
   if (name == "path") return Value::str(vi.path.empty() ? vi.name : vi.path);
-  if (name == "trainable") return Value::boolean(vi.trainable);
+  if (name == "trainable") {
+    if (vi.keras && self.origin != kKerasInnerVariable) {
+      const auto& flags = module_state(in)->keras_trainable;
+      if (auto it = flags.find(self.id); it != flags.end()) return Value::boolean(it->second);
+    }
+    return Value::boolean(vi.trainable);
+  }
   if (name == "assign") return assign_method(in, self, "assign", "AssignVariableOp");
   if (name == "assign_add") return assign_method(in, self, "assign_add", "AssignAddVariableOp");
   if (name == "assign_sub") return assign_method(in, self, "assign_sub", "AssignSubVariableOp");
@@ -387,6 +394,14 @@ void install_tensor_hooks(Interpreter& in) {
   };
   h.tensor_getattr = [st](Interpreter& i, const Value& self, const std::string& name) {
     return guard_tf(i, [&] { return tensor_getattr(i, self, name); });
+  };
+  h.tensor_setattr = [st](Interpreter& i, const Value& self, const std::string& name, const Value& v) {
+    // Only a Keras variable's `trainable` is settable (a tf.Variable's is a read-only property).
+    if (self.kind != VKind::Variable || self.origin == kKerasInnerVariable || !i.engine().variable(self.id).keras)
+      return false;
+    if (name != "trainable") return false;
+    st->keras_trainable[self.id] = i.truthy(v);
+    return true;
   };
   h.tensor_getitem = [st](Interpreter& i, const Value& self, const Value& key) {
     return guard_tf(i, [&] { return tensor_getitem(i, self, key); });

@@ -98,6 +98,10 @@ struct ModuleState {
     Shape params_shape;
   };
   std::unordered_map<OpId, Gather> gathers;
+  // A Keras variable's own `trainable` flag, where it was changed after creation
+  // (Layer.trainable = False sets it): Keras keeps it apart from the tf.Variable inside,
+  // whose flag (the one the tape's automatic watching reads) stays as created.
+  std::unordered_map<TensorId, bool> keras_trainable;
   ~ModuleState();
 };
 

@@ -92,3 +92,84 @@ TEST_CASE("guide variants: float16 is a floating dtype the tape records, printed
             "print(t.gradient(z, v), [w.name for w in t.watched_variables()])\n") ==
         Lines{"tf.Tensor([3. 4.], shape=(2,), dtype=float16) ['Variable:0']"});
 }
+
+TEST_CASE("guide variants: freezing a Keras layer freezes its variables, not the tape's watching", "[guide][keras]") {
+  // Keras 3.7's Layer.trainable setter sets the flag on the variables it created
+  // trainable and on sublayers; the parent model's lists follow. The tf.Variable inside
+  // each Keras variable keeps trainable=True, so the tape still watches all four.
+  CHECK(out("class M(tf.keras.Model):\n"
+            "  def __init__(self):\n"
+            "    super().__init__()\n"
+            "    self.base = tf.keras.layers.Dense(2)\n"
+            "    self.head = tf.keras.layers.Dense(1)\n"
+            "  def call(self, x):\n"
+            "    return self.head(self.base(x))\n"
+            "m = M()\n"
+            "x = tf.constant([[1., 2.]])\n"
+            "m(x)\n"
+            "m.base.trainable = False\n"
+            "print([v.path for v in m.trainable_variables], [v.path for v in m.non_trainable_variables])\n"
+            "print(m.base.kernel.trainable, m.head.kernel.trainable)\n"
+            "with tf.GradientTape() as tape:\n"
+            "  y = m(x)\n"
+            "print(len(tape.watched_variables()), len(tape.gradient(y, m.trainable_variables)))\n"
+            // frozen before build: _track_variable freezes the new variables
+            "d = tf.keras.layers.Dense(3)\n"
+            "d.trainable = False\n"
+            "d.build((None, 2))\n"
+            "print(d.kernel.trainable, len(d.trainable_weights), len(d.weights))\n"
+            "d.trainable = True\n"
+            "print(d.kernel.trainable, len(d.trainable_weights))\n") ==
+        Lines{"['m/dense_1/kernel', 'm/dense_1/bias'] ['m/dense/kernel', 'm/dense/bias']", "False True", "4 2",
+              "False 0 2", "True 2"});
+  // A tf.Variable's trainable is a read-only property.
+  CHECK(out("v = tf.Variable(1.0)\n"
+            "try:\n"
+            "  v.trainable = False\n"
+            "except AttributeError as e:\n"
+            "  print(e)\n") == Lines{"property 'trainable' of 'ResourceVariable' object has no setter"});
+}
+
+TEST_CASE("guide variants: tf.Module finds variables inside dicts, in tf.nest order, submodules last",
+          "[guide][module]") {
+  // module.py _flatten_module: sorted attributes, each flattened as tf.nest does (dict
+  // keys sorted), every object once, and the submodules walked after the module's own.
+  CHECK(out("class M(tf.Module):\n"
+            "  def __init__(self):\n"
+            "    super().__init__()\n"
+            "    self.t = tf.Variable(1.0, name='t0')\n"
+            "    self.d = {'k': tf.Variable(2.0, name='dk'), 'a': tf.Variable(3.0, name='da')}\n"
+            "    self.same = self.t\n"
+            "class Outer(tf.Module):\n"
+            "  def __init__(self):\n"
+            "    super().__init__()\n"
+            "    self.a_inner = M()\n"
+            "    self.z = tf.Variable(4.0, name='z')\n"
+            "    self.frozen = tf.Variable(5.0, name='f', trainable=False)\n"
+            "m = M()\n"
+            "o = Outer()\n"
+            "print([v.name for v in m.trainable_variables])\n"
+            "print([v.name for v in o.trainable_variables], [v.name for v in o.variables])\n"
+            "with tf.GradientTape() as tape:\n"
+            "  y = m.t * m.d['k'] + m.d['a']\n"
+            "print([g.numpy() for g in tape.gradient(y, m.trainable_variables)])\n") ==
+        Lines{"['da:0', 'dk:0', 't0:0']", "['z:0', 'da:0', 'dk:0', 't0:0'] ['f:0', 'z:0', 'da:0', 'dk:0', 't0:0']",
+              "[1.0, 1.0, 2.0]"});
+}
+
+TEST_CASE("guide variants: string tensors add; Keras loss functions give one value per sample", "[guide]") {
+  // math_ops._add_dispatch sends strings to the Add op, which concatenates; the loss
+  // functions (keras/src/losses/losses.py) average over the last axis only.
+  CHECK(out("print(tf.constant('a') + tf.constant('a'), tf.add(tf.constant(['x', 'y']), 'z'))\n"
+            "@tf.function\n"
+            "def double(a):\n"
+            "  return a + a\n"
+            "print(double(tf.constant('a')))\n"
+            "y_true, y_pred = [[0., 1.], [1., 1.]], [[1., 1.], [1., 0.]]\n"
+            "print(tf.keras.losses.mean_squared_error(y_true, y_pred), tf.keras.losses.mae(y_true, y_pred))\n"
+            "print(tf.keras.losses.MeanSquaredError()(y_true, y_pred))\n") ==
+        Lines{"tf.Tensor(b'aa', shape=(), dtype=string) tf.Tensor([b'xz' b'yz'], shape=(2,), dtype=string)",
+              "tf.Tensor(b'aa', shape=(), dtype=string)",
+              "tf.Tensor([0.5 0.5], shape=(2,), dtype=float32) tf.Tensor([0.5 0.5], shape=(2,), dtype=float32)",
+              "tf.Tensor(0.5, shape=(), dtype=float32)"});
+}
