@@ -276,7 +276,8 @@ void Evaluator::exec(const Stmt& s, Frame& f) {
             Value res;
             auto* l = cur.as<ListObj>();
             if (n.op == BinOpKind::Add && l && cur.obj->okind == OKind::List) {
-              for (const Value& x : in_.iterate(rhs)) l->items.push_back(x);  // list += extends in place
+              if (!(replaying_user_code(f) && made_before_call(cur)))
+                for (const Value& x : in_.iterate(rhs)) l->items.push_back(x);  // list += extends in place
               res = cur;
             } else {
               res = in_.binary(bin_op_str(n.op), cur, rhs);
@@ -742,6 +743,7 @@ void Evaluator::bind(const std::string& name, const Value& v, Frame& f, const st
   std::shared_ptr<Scope> target = f.scope;
   for (const auto& g : f.scope->globals)
     if (g == name) target = in_.globals();
+  if (target == in_.globals() && target != f.scope && replaying_user_code(f)) return;  // `global x` in a replay
   target->vars[name] = v;
   if (f.prelude || prelude_depth_ > 0) return;
   const bool engine_value = v.kind == VKind::Tensor || v.kind == VKind::Variable;
@@ -757,6 +759,7 @@ void Evaluator::assign(const Expr& target, const Value& v, Frame& f) {
   }
   if (auto* a = target.as<Attribute>()) {
     Value obj = eval(*a->value, f);
+    if (replaying_user_code(f) && made_before_call(obj)) return;
     in_.setattr(obj, a->attr, v);
     if (!f.prelude && prelude_depth_ == 0) {
       const bool engine_value = v.kind == VKind::Tensor || v.kind == VKind::Variable;
@@ -769,7 +772,9 @@ void Evaluator::assign(const Expr& target, const Value& v, Frame& f) {
   }
   if (auto* s = target.as<Subscript>()) {
     Value obj = eval(*s->value, f);
-    in_.setitem(obj, eval_subscript_index(*s->index, f), v);
+    const Value index = eval_subscript_index(*s->index, f);
+    if (replaying_user_code(f) && made_before_call(obj) && (obj.as<ListObj>() || obj.as<DictObj>())) return;
+    in_.setitem(obj, index, v);
     return;
   }
   const std::vector<ExprPtr>* elts = nullptr;
@@ -892,12 +897,14 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
     case ExprKind::Name: return lookup(e.as<Name>()->id, f);
     case ExprKind::Attribute: {
       auto* a = e.as<Attribute>();
-      return getattr(eval(*a->value, f), a->attr);
+      const Value obj = eval(*a->value, f);
+      return replayed_read(&e, obj, f, [&] { return getattr(obj, a->attr); });
     }
     case ExprKind::Subscript: {
       auto* s = e.as<Subscript>();
-      Value obj = eval(*s->value, f);
-      return getitem(obj, eval_subscript_index(*s->index, f));
+      const Value obj = eval(*s->value, f);
+      const Value index = eval_subscript_index(*s->index, f);
+      return replayed_read(&e, obj, f, [&] { return getitem(obj, index); });
     }
     case ExprKind::Slice: {
       auto* s = e.as<Slice>();
@@ -1077,7 +1084,14 @@ Value Evaluator::eval_call(const Expr& e, const Call& c, Frame& f) {
     if (!f.owner || !f.has_self) in_.raise("RuntimeError", "super(): no arguments");
     return Value::object(std::make_shared<SuperObj>(f.owner, f.self));
   }
-  Value fn = eval(*c.func, f);
+  Value owner;  // the object a method is called on (`owner.append(x)`)
+  Value fn;
+  if (auto* m = c.func->as<Attribute>()) {
+    owner = eval(*m->value, f);
+    fn = replayed_read(c.func.get(), owner, f, [&] { return getattr(owner, m->attr); });
+  } else {
+    fn = eval(*c.func, f);
+  }
   std::vector<Value> args;
   std::vector<std::pair<std::string, Value>> kwargs;
   for (const auto& a : c.args) {
@@ -1099,6 +1113,20 @@ Value Evaluator::eval_call(const Expr& e, const Call& c, Frame& f) {
   }
   (void)e;
   CallGuard g(call_stack_, &c);
+  if (frozen_ || recording_) {
+    // tf.function: next() of an iterator older than the call gives, in a replay, what
+    // the trace got (TF's graph holds that element); a replay leaves older lists and
+    // dicts as they are.
+    if (auto* b = fn.as<BuiltinObj>(); b && b->name == "next" && !args.empty())
+      return replayed_read(&e, args[0], f, [&] { return call(fn, args, kwargs); });
+    if (auto* m = c.func->as<Attribute>();
+        m && replaying_user_code(f) && made_before_call(owner) && (owner.as<ListObj>() || owner.as<DictObj>())) {
+      static const char* const kMutators[] = {"append", "extend", "insert", "clear", "reverse", "remove", "sort",
+                                              "update"};
+      if (std::any_of(std::begin(kMutators), std::end(kMutators), [&](const char* n) { return m->attr == n; }))
+        return Value::none();
+    }
+  }
   return call(fn, std::move(args), std::move(kwargs));
 }
 
@@ -1658,10 +1686,34 @@ Value Evaluator::getitem(const Value& obj, const Value& key) {
 }
 
 // --- tf.function support ---
+template <class Read>
+Value Evaluator::replayed_read(const void* node, const Value& from, const Frame& f, Read&& read) {
+  if ((!frozen_ && !recording_) || f.prelude || prelude_depth_ > 0 || !made_before_call(from)) return read();
+  if (frozen_) {
+    auto it = frozen_->reads.find(node);
+    if (it != frozen_->reads.end()) {
+      size_t& c = read_cursor_[node];
+      if (c < it->second.size())
+        if (const std::optional<Value>& v = it->second[c++]) return *v;
+    }
+    return read();
+  }
+  Value v = read();
+  // Values are baked into the graph; references (variables, objects) stay live.
+  const bool value = v.is_number() || v.is_none() || v.kind == VKind::Str || v.kind == VKind::Tensor ||
+                     v.kind == VKind::NdArray;
+  recording_->reads[node].push_back(value ? std::optional<Value>(v) : std::nullopt);
+  return v;
+}
+
 Value Evaluator::call_traced(const Value& fn, std::vector<Value> args, std::vector<std::pair<std::string, Value>> kwargs,
                              bool tracing, std::shared_ptr<Interpreter::FrozenCaptures>& captures) {
   auto saved_frozen = frozen_;
   auto saved_recording = recording_;
+  const uint64_t saved_serial = call_serial_;
+  auto saved_cursor = std::move(read_cursor_);
+  read_cursor_.clear();
+  call_serial_ = in_.heap_serial();
   if (tracing) {
     captures = std::make_shared<Interpreter::FrozenCaptures>();
     recording_ = captures;
@@ -1675,12 +1727,16 @@ Value Evaluator::call_traced(const Value& fn, std::vector<Value> args, std::vect
     Evaluator& e;
     std::shared_ptr<Interpreter::FrozenCaptures> f, r;
     bool replay;
+    uint64_t serial;
+    std::unordered_map<const void*, size_t> cursor;
     ~Restore() {
       e.frozen_ = f;
       e.recording_ = r;
+      e.call_serial_ = serial;
+      e.read_cursor_ = std::move(cursor);
       if (replay) --e.in_.replay_depth();
     }
-  } restore{*this, saved_frozen, saved_recording, !tracing};
+  } restore{*this, saved_frozen, saved_recording, !tracing, saved_serial, std::move(saved_cursor)};
   return call(fn, std::move(args), std::move(kwargs));
 }
 

@@ -5,6 +5,7 @@
 // moving the line, so the learner sees the line of their own call.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +26,10 @@ struct Frame {
 
 struct Interpreter::FrozenCaptures {
   std::unordered_map<std::string, Value> values;  // global names read while tracing
+  // What the trace's own code read from objects older than the call (attributes,
+  // items, next() of an iterator), per expression in order; nullopt = read live
+  // (a variable, a function, a container: references, not values).
+  std::unordered_map<const void*, std::vector<std::optional<Value>>> reads;
 };
 
 class Evaluator {
@@ -102,6 +107,14 @@ class Evaluator {
   [[noreturn]] void name_error(const std::string& name);
   void check_imports(const Body& body);
 
+  // tf.function replay (a call after the trace): Python does not run in TF then, so
+  // the user's code reads what the trace read from objects older than the call and
+  // leaves them unchanged (no attribute, item or container writes).
+  bool replaying_user_code(const Frame& f) const { return frozen_ && !f.prelude && prelude_depth_ == 0; }
+  bool made_before_call(const Value& v) const { return v.obj && v.obj->serial() < call_serial_; }
+  template <class Read>
+  Value replayed_read(const void* node, const Value& from, const Frame& f, Read&& read);
+
   Interpreter& in_;
   std::vector<const Call*> call_stack_;  // calls being evaluated (argument texts)
   std::vector<std::shared_ptr<const Module>> kept_;  // parsed modules and expressions
@@ -111,6 +124,8 @@ class Evaluator {
   bool if_rest_taken_ = false;  // that `if` ran the rest: exec_range stops there
   std::shared_ptr<Interpreter::FrozenCaptures> frozen_;  // active while replaying a tf.function
   std::shared_ptr<Interpreter::FrozenCaptures> recording_;  // active while tracing one
+  uint64_t call_serial_ = 0;  // heap serial when that tf.function call began
+  std::unordered_map<const void*, size_t> read_cursor_;  // replay: next frozen read per expression
   int prelude_depth_ = 0;
 };
 

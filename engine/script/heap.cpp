@@ -25,6 +25,7 @@ HeapNode::HeapNode() {
   Heap* h = active_heap;
   if (!h) return;
   heap_ = h;
+  serial_ = h->next_serial_++;
   next_ = h->first_;
   if (next_) next_->prev_ = this;
   h->first_ = this;

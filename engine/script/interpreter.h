@@ -149,6 +149,7 @@ class Interpreter {
   std::shared_ptr<void>& module_state_slot() { return module_state_; }
   // Objects and scopes of this run that are alive (tests of cycle breaking).
   size_t heap_size() const { return heap_.size(); }
+  uint64_t heap_serial() const { return heap_.next_serial(); }  // the next object's serial
 
   // Guards C++ recursion over nested values (repr, ==, hashing): past kMaxNest levels,
   // Python's RecursionError ("maximum recursion depth exceeded" + `what`) instead of a

@@ -50,6 +50,9 @@ class HeapNode {
   HeapNode& operator=(const HeapNode&) = delete;
   // Moves every reference this node holds into `g` (heap teardown, deep frees).
   virtual void release(Graveyard& g) = 0;
+  // Creation order on its heap (0 outside one): a tf.function replay tells the
+  // objects its call made from those that existed before it.
+  uint64_t serial() const { return serial_; }
 
  protected:
   // First thing in each most-derived destructor: past a nesting depth, hands this
@@ -60,6 +63,7 @@ class HeapNode {
  private:
   friend class Heap;
   bool counted_ = false;
+  uint64_t serial_ = 0;
   Heap* heap_ = nullptr;
   HeapNode* prev_ = nullptr;
   HeapNode* next_ = nullptr;
@@ -75,6 +79,7 @@ class Heap {
   // the rest: nodes still held from outside survive, empty.
   void teardown();
   size_t size() const { return size_; }
+  uint64_t next_serial() const { return next_serial_; }
 
   // Makes `h` the heap new nodes join on this thread while the activation lives.
   class Activation {
@@ -92,6 +97,7 @@ class Heap {
   friend class HeapNode;
   HeapNode* first_ = nullptr;
   size_t size_ = 0;
+  uint64_t next_serial_ = 1;
 };
 
 struct Object : HeapNode {

@@ -71,6 +71,75 @@ TEST_CASE("tf.function: Python values are frozen at trace time, variables are re
             "print(f(tf.constant(1.0)).numpy())\n") == Lines{"3.0", "7.0"});
 }
 
+TEST_CASE("tf.function: a call after the trace runs no Python: older objects read as traced, stay unchanged",
+          "[library]") {
+  // The tf.function guide's side-effect examples: the graph holds what the trace read
+  // (list items, attributes, an iterator's next element) and none of its writes.
+  CHECK(out("counter = [0]\n"
+            "class Box:\n"
+            "    pass\n"
+            "box = Box()\n"
+            "box.n = 0\n"
+            "d = {}\n"
+            "external_list = []\n"
+            "@tf.function\n"
+            "def f(x):\n"
+            "    counter[0] += 1\n"
+            "    box.n = box.n + 1\n"
+            "    d[len(d)] = 1\n"
+            "    external_list.append(x)\n"
+            "    local = []\n"
+            "    local.append(1)\n"  // made by the call: an ordinary list
+            "    return x + counter[0] + len(local)\n"
+            "print(f(tf.constant(1)).numpy(), f(tf.constant(1)).numpy(), f(tf.constant(1)).numpy())\n"
+            "print(counter, box.n, d, len(external_list))\n") ==
+        Lines{"3 3 3", "[1] 1 {0: 1} 1"});
+  CHECK(out("@tf.function\n"
+            "def consume(iterator):\n"
+            "    tf.print('Value:', next(iterator))\n"
+            "iterator = iter([0, 1, 2, 3])\n"
+            "consume(iterator)\n"
+            "consume(iterator)\n"
+            "print(next(iterator))\n") == Lines{"Value: 0", "Value: 0", "1"});
+  // A Python flag guarding a variable update: the update is in the graph, the flag's
+  // check and increment are not (the guide: "prints 1, 2, 3").
+  CHECK(out("class Model(tf.Module):\n"
+            "    def __init__(self):\n"
+            "        self.v = tf.Variable(0)\n"
+            "        self.counter = 0\n"
+            "    @tf.function\n"
+            "    def __call__(self):\n"
+            "        if self.counter == 0:\n"
+            "            self.counter += 1\n"
+            "            self.v.assign_add(1)\n"
+            "        return self.v\n"
+            "m = Model()\n"
+            "print([m().numpy() for n in range(3)], m.counter)\n") == Lines{"[1, 2, 3] 1"});
+  // An attribute changed after the trace is not seen ("Didn't change :("); a global
+  // rebound inside the function is rebound by the trace only.
+  CHECK(out("class SimpleModel(tf.Module):\n"
+            "    def __init__(self):\n"
+            "        self.bias = 0.\n"
+            "        self.weight = 2.\n"
+            "@tf.function\n"
+            "def evaluate(model, x):\n"
+            "    return model.weight * x + model.bias\n"
+            "simple_model = SimpleModel()\n"
+            "x = tf.constant(10.)\n"
+            "print(evaluate(simple_model, x).numpy())\n"
+            "simple_model.bias += 5.0\n"
+            "print(evaluate(simple_model, x).numpy(), simple_model.bias)\n"
+            "calls = 0\n"
+            "@tf.function\n"
+            "def g(x):\n"
+            "    global calls\n"
+            "    calls = calls + 1\n"
+            "    return x\n"
+            "g(x)\n"
+            "g(x)\n"
+            "print(calls)\n") == Lines{"20.0", "20.0 5.0", "1"});
+}
+
 TEST_CASE("tf.function: a call under a tape is differentiated through its trace", "[library]") {
   CHECK(out("@tf.function\n"
             "def f(x):\n"
