@@ -555,13 +555,33 @@ class Optimizer:
         if name is None:
             name = _ts_snake(type(self).__name__)
         self.name = name
-        self.learning_rate = learning_rate
-        # Keras 3: an int64 Variable "<name>/iteration", not trainable.
-        path = name + '/iteration'
+        # Keras 3: an int64 Variable "<name>/iteration", then the learning rate as a
+        # float32 Variable "<name>/learning_rate", neither trainable.
+        scope = name
         if _ts_current_path() != '':
-            path = _ts_current_path() + '/' + path
-        self.iterations = _ts_make_variable(tf.constant(0, dtype=tf.int64), 'iteration', False, path)
+            scope = _ts_current_path() + '/' + name
+        self.iterations = _ts_make_variable(tf.constant(0, dtype=tf.int64), 'iteration', False, scope + '/iteration')
+        if callable(learning_rate):
+            self._ts_learning_rate = learning_rate
+        else:
+            if not isinstance(learning_rate, float):
+                raise ValueError(f"Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or a callable (that takes in the current iteration value and returns the corresponding learning rate value). Received instead: learning_rate={learning_rate}")
+            self._ts_learning_rate = _ts_make_variable(tf.constant(learning_rate, dtype=tf.float32), 'learning_rate', False, scope + '/learning_rate')
         self._ts_slots = {}
+        self._ts_built_with = None  # the variables of the first apply (Keras builds with them)
+
+    @property
+    def learning_rate(self):
+        if isinstance(self._ts_learning_rate, tf.Variable):
+            return self._ts_learning_rate
+        return self._ts_learning_rate()
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if callable(value):
+            self._ts_learning_rate = value
+        else:
+            self._ts_learning_rate.assign(value)
 
     def _ts_filter(self, grads_and_vars):
         grads, trainable_variables = zip(*grads_and_vars)
@@ -582,7 +602,16 @@ class Optimizer:
         return kept
 
     def apply_gradients(self, grads_and_vars):
-        kept = self._ts_filter(list(grads_and_vars))
+        pairs = list(grads_and_vars)
+        variables = [v for g, v in pairs]
+        if self._ts_built_with is None:
+            self._ts_built_with = variables
+        else:
+            # BaseOptimizer._check_variables_are_known, before empty gradients are filtered.
+            for v in variables:
+                if not any([v is k for k in self._ts_built_with]):
+                    raise ValueError(f"Unknown variable: {v}. This optimizer can only be called for the variables it was originally built with. When working with a new set of variables, you should recreate a new optimizer instance.")
+        kept = self._ts_filter(pairs)
         self.iterations.assign_add(1)
         for g, v in kept:
             self._ts_update(g, v)

@@ -140,6 +140,40 @@ TEST_CASE("tf.function: a call after the trace runs no Python: older objects rea
             "print(calls)\n") == Lines{"20.0", "20.0 5.0", "1"});
 }
 
+TEST_CASE("Keras optimizers: the learning rate is a Variable; an optimizer is built for its first variables",
+          "[library][keras]") {
+  // keras/src/optimizers/base_optimizer.py (3.7): learning_rate must be a float (or a
+  // schedule/callable) and becomes "<name>/learning_rate"; the setter assigns it; a
+  // later apply with a variable the first one did not have raises.
+  CHECK(out("opt = tf.keras.optimizers.SGD(learning_rate=0.1)\n"
+            "print(opt.learning_rate)\n"
+            "a = tf.Variable(2.0)\n"
+            "b = tf.Variable(2.0)\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = a * a\n"
+            "opt.apply_gradients(zip(t.gradient(y, [a]), [a]))\n"
+            "opt.learning_rate = 0.05\n"
+            "print(a.numpy(), opt.learning_rate.numpy(), [v.name for v in t.watched_variables()])\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = b * b\n"
+            "try:\n"
+            "  opt.apply_gradients(zip(t.gradient(y, [b]), [b]))\n"
+            "except ValueError as e:\n"
+            "  print(e)\n"
+            "try:\n"
+            "  tf.keras.optimizers.SGD(learning_rate=1)\n"
+            "except ValueError as e:\n"
+            "  print(e)\n") ==
+        Lines{"<Variable path=SGD/learning_rate, shape=(), dtype=float32, value=0.1>",
+              "1.6 0.05 ['Variable:0']",
+              "Unknown variable: <tf.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>. This optimizer can only "
+              "be called for the variables it was originally built with. When working with a new set of variables, you "
+              "should recreate a new optimizer instance.",
+              "Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or a callable (that "
+              "takes in the current iteration value and returns the corresponding learning rate value). Received "
+              "instead: learning_rate=1"});
+}
+
 TEST_CASE("tf.function: a call under a tape is differentiated through its trace", "[library]") {
   CHECK(out("@tf.function\n"
             "def f(x):\n"
