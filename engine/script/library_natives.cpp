@@ -23,6 +23,7 @@ void trace_restart(Interpreter& in, OpId call, const Value& fn, const std::vecto
                    const std::vector<std::pair<std::string, Value>>& kwargs);
 int& shadow_branch_depth(Interpreter& in);
 int& forbid_variable_creation(Interpreter& in);
+bool& run_functions_eagerly(Interpreter& in);
 
 namespace {
 
@@ -240,6 +241,8 @@ Value make_tf_function(Interpreter& in, const Value& fn) {
   obj->attrs.set("__call__", in.builtin("tf.function.__call__", [weak](Interpreter& in, CallArgs& a) {
     auto st = weak.lock();
     if (!st) in.raise("RuntimeError", "tf.function object is gone");
+    // tf.config.run_functions_eagerly(True): the Python function itself runs, every call.
+    if (run_functions_eagerly(in)) return in.call(st->fn, a.args, a.kwargs);
     const std::string sig = signature_of(in, a.args, a.kwargs);
     auto it = st->traces.find(sig);
     const bool tracing = it == st->traces.end();
@@ -505,6 +508,17 @@ void install_library_natives(Interpreter& in) {
       }
       return make_tf_function(in, a.args[0]);
     }));
+    auto config = std::make_shared<ModuleObj>("tensorflow._api.v2.config");
+    config->attrs.set("run_functions_eagerly", in.builtin("tf.config.run_functions_eagerly", [](Interpreter& in, CallArgs& a) {
+      if (a.args.size() != 1) in.raise("TypeError", "run_functions_eagerly() missing 1 required positional argument: 'run_eagerly'");
+      run_functions_eagerly(in) = in.truthy(a.args[0]);
+      return Value::none();
+    }));
+    config->attrs.set("functions_run_eagerly", in.builtin("tf.config.functions_run_eagerly", [](Interpreter& in, CallArgs& a) {
+      (void)a;
+      return Value::boolean(run_functions_eagerly(in));
+    }));
+    tfm->attrs.set("config", Value::object(config));
   }
 }
 

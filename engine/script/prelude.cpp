@@ -743,6 +743,25 @@ class Module:
     def variables(self):
         return self._ts_collect(False)
 
+    def _ts_submodules(self, seen):
+        own = []
+        for key in sorted(self.__dict__.keys()):
+            leaves = []
+            _ts_nest_leaves(self.__dict__[key], leaves)
+            for item in leaves:
+                if isinstance(item, Module) and not any([item is s for s in seen]):
+                    seen.append(item)
+                    own.append(item)
+        out = list(own)
+        for m in own:
+            out = out + m._ts_submodules(seen)
+        return out
+
+    @property
+    def submodules(self):
+        # Every tf.Module below this one, in module.py's walk order.
+        return tuple(self._ts_submodules([self]))
+
 
 tf.Module = Module
 
@@ -793,6 +812,9 @@ class Dataset:
     def __iter__(self):
         return OwnedIterator(self)
 
+    def as_numpy_iterator(self):
+        return _NumpyIterator(OwnedIterator(self))
+
     def _ts_sources(self):
         return self._ts_inner._ts_sources()
 
@@ -804,6 +826,28 @@ class Dataset:
 
     def cardinality(self):
         return tf.constant(self._ts_length(), dtype=tf.int64)
+
+
+def _ts_to_numpy(element):
+    if isinstance(element, tuple):
+        return tuple([_ts_to_numpy(e) for e in element])
+    if isinstance(element, dict):
+        out = {}
+        for k, v in element.items():
+            out[k] = _ts_to_numpy(v)
+        return out
+    return element.numpy()
+
+
+class _NumpyIterator:
+    def __init__(self, inner):
+        self._ts_inner = inner
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return _ts_to_numpy(next(self._ts_inner))
 
 
 def _ts_lists_to_tensors(s):

@@ -293,6 +293,11 @@ std::optional<Value> tensor_getattr(Interpreter& in, const Value& self, const st
   if (name == "assign") return assign_method(in, self, "assign", "AssignVariableOp");
   if (name == "assign_add") return assign_method(in, self, "assign_add", "AssignAddVariableOp");
   if (name == "assign_sub") return assign_method(in, self, "assign_sub", "AssignSubVariableOp");
+  if (name == "value" && vi.keras && self.origin != kKerasInnerVariable) {
+    Value inner = Value::variable(self.id);  // KerasVariable.value: the tf.Variable it wraps
+    inner.origin = kKerasInnerVariable;
+    return inner;
+  }
   if (name == "read_value" || name == "value")
     return method(in, "ResourceVariable." + name, [self, name](Interpreter& in2, CallArgs& a) {
       Args(in2, a, name, {});

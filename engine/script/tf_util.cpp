@@ -938,6 +938,7 @@ void trace_finish(Interpreter& in) {
 
 int& shadow_branch_depth(Interpreter& in) { return module_state(in)->shadow_branch; }
 int& forbid_variable_creation(Interpreter& in) { return module_state(in)->forbid_variable_creation; }
+bool& run_functions_eagerly(Interpreter& in) { return module_state(in)->run_functions_eagerly; }
 
 bool tracing_graph(Interpreter& in) { return !module_state(in)->traces.empty(); }
 

@@ -79,6 +79,7 @@ struct ModuleState {
   int shadow_branch = 0;
   // >0 while a tf.function traces with variable creation disallowed.
   int forbid_variable_creation = 0;
+  bool run_functions_eagerly = false;  // tf.config.run_functions_eagerly(True): no tracing
   // tf.print output of a trace in progress: the graph runs after its trace, so what
   // it prints follows the trace's Python prints.
   std::vector<std::string> pending_tf_prints;
@@ -276,6 +277,7 @@ void trace_flush_names(Interpreter& in);
 void trace_scope_names(Interpreter& in, size_t begin, size_t end, const std::string& scope);
 int& shadow_branch_depth(Interpreter& in);
 int& forbid_variable_creation(Interpreter& in);
+bool& run_functions_eagerly(Interpreter& in);  // tf.config.run_functions_eagerly
 
 // type(v).__name__ for Tensor ('EagerTensor'), Variable ('ResourceVariable'), NdArray
 // ('ndarray', or NumPy's scalar type name 'float32', 'float64', 'int64', 'bool_').

@@ -174,6 +174,43 @@ TEST_CASE("Keras optimizers: the learning rate is a Variable; an optimizer is bu
               "instead: learning_rate=1"});
 }
 
+TEST_CASE("guide APIs: run_functions_eagerly, Module.submodules, Dataset.as_numpy_iterator, KerasVariable.value",
+          "[library]") {
+  // tf.config.run_functions_eagerly(True) runs the Python function on every call.
+  CHECK(out("@tf.function\n"
+            "def f(x):\n"
+            "  print('python', x)\n"
+            "  return x * 2\n"
+            "tf.config.run_functions_eagerly(True)\n"
+            "print(tf.config.functions_run_eagerly())\n"
+            "f(tf.constant(1.0))\n"
+            "f(tf.constant(1.0))\n"
+            "tf.config.run_functions_eagerly(False)\n"
+            "f(tf.constant(1.0))\n"
+            "f(tf.constant(1.0))\n") ==
+        Lines{"True", "python tf.Tensor(1.0, shape=(), dtype=float32)", "python tf.Tensor(1.0, shape=(), dtype=float32)",
+              "python Tensor(\"x:0\", shape=(), dtype=float32)"});
+  // module.py: submodules in its walk order (sorted attributes, nests flattened).
+  CHECK(out("class Sub(tf.Module):\n"
+            "  def __init__(self, name=None):\n"
+            "    super().__init__(name=name)\n"
+            "    self.w = tf.Variable(1.0)\n"
+            "class Top(tf.Module):\n"
+            "  def __init__(self):\n"
+            "    super().__init__()\n"
+            "    self.b = Sub(name='b_sub')\n"
+            "    self.a = [Sub(name='a0'), Sub(name='a1')]\n"
+            "print([s.name for s in Top().submodules])\n"
+            "ds = tf.data.Dataset.from_tensor_slices(([1., 2., 3.], [4, 5, 6])).batch(2)\n"
+            "for x in ds.as_numpy_iterator():\n"
+            "  print(x)\n"
+            "d = tf.keras.layers.Dense(1)\n"
+            "d.build((None, 2))\n"
+            "print(type(d.kernel.value).__name__)\n") ==
+        Lines{"['a0', 'a1', 'b_sub']", "(array([1., 2.], dtype=float32), array([4, 5], dtype=int32))",
+              "(array([3.], dtype=float32), array([6], dtype=int32))", "ResourceVariable"});
+}
+
 TEST_CASE("tf.function: a call under a tape is differentiated through its trace", "[library]") {
   CHECK(out("@tf.function\n"
             "def f(x):\n"
