@@ -93,7 +93,7 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
       any = any || g != kNoId;
       upstream.push_back(g);
     }
-    std::vector<TensorId> in_grads(op.inputs.size(), kNoId);
+    Grads in_grads(op.inputs.size(), kNoId);
     if (any) {
       for (size_t k = 0; k < upstream.size(); ++k)
         if (upstream[k] == kNoId) upstream[k] = zeros_like(e, op.outputs[k]);

@@ -12,6 +12,7 @@
 
 #include "attrs.h"
 #include "ids.h"
+#include "small_vector.h"
 #include "tensor.h"
 
 namespace ts {
@@ -70,8 +71,10 @@ class GradContext {
   const std::vector<TensorId>& upstream_;
 };
 
-// Returns one entry per op input: a gradient tensor id, or kNoId for "None".
-using GradFn = std::function<std::vector<TensorId>(GradContext& ctx)>;
+// One entry per op input: a gradient tensor id, or kNoId for "None" (held inline: an
+// op has one or two inputs, and a gradient function runs once per op in a backward pass).
+using Grads = SmallVector<TensorId, 2>;
+using GradFn = std::function<Grads(GradContext& ctx)>;
 
 struct OpDef {
   std::string type;            // TF op type, e.g. "Mul"

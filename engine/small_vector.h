@@ -141,9 +141,11 @@ class SmallVector {
   template <class It>
   iterator insert(const_iterator pos, It first, It last) {
     const size_t at = static_cast<size_t>(pos - cbegin());
-    std::vector<T> tail(begin() + at, end());  // rare path: inputs are copied once
+    // Rare path: copy the range first (it may point into this vector), then the tail.
+    const std::vector<T> src(first, last);
+    std::vector<T> tail(begin() + at, end());
     size_ = static_cast<uint32_t>(at);
-    for (; first != last; ++first) push_back(*first);
+    for (const T& t : src) push_back(t);
     for (const T& t : tail) push_back(t);
     return begin() + at;
   }

@@ -42,7 +42,6 @@ using namespace kernels;
 
 namespace {
 
-using Grads = std::vector<TensorId>;
 
 // A new tensor of `x`'s dtype holding x's elements at `idx`, shaped `shape`.
 TensorValue gather(const TensorValue& x, Shape shape, const std::vector<int64_t>& idx) {

@@ -19,7 +19,6 @@ using namespace kernels;
 
 namespace {
 
-using Grads = std::vector<TensorId>;
 
 // A comparison: same dtypes, broadcasting, a bool result.
 template <class Cmp>

@@ -10,7 +10,6 @@ using namespace kernels;
 
 namespace {
 
-using Grads = std::vector<TensorId>;
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // out (m x n) = op(a) * op(b), a stored ar x ac, b stored br x bc.

@@ -17,7 +17,6 @@ using namespace kernels;
 
 namespace {
 
-using Grads = std::vector<TensorId>;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // --- integer helpers (TF's semantics) ---

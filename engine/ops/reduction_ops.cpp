@@ -20,7 +20,6 @@ using namespace kernels;
 
 namespace {
 
-using Grads = std::vector<TensorId>;
 
 enum class Reduce { Sum, Mean, Max, Min };
 

@@ -819,6 +819,7 @@ void Evaluator::delete_target(const Expr& target, Frame& f) {
   if (auto* s = target.as<Subscript>()) {
     Value obj = eval(*s->value, f);
     Value key = eval_subscript_index(*s->index, f);
+    if (replaying_user_code(f) && made_before_call(obj) && (obj.as<DictObj>() || obj.as<ListObj>())) return;
     if (auto* d = obj.as<DictObj>()) {
       auto it = d->index.find(in_.dict_key(key));
       if (it == d->index.end()) in_.raise("KeyError", in_.repr(key));
@@ -836,6 +837,7 @@ void Evaluator::delete_target(const Expr& target, Frame& f) {
   }
   if (auto* a = target.as<Attribute>()) {
     Value obj = eval(*a->value, f);
+    if (replaying_user_code(f) && made_before_call(obj)) return;
     if (auto* inst = obj.as<InstanceObj>(); inst && inst->attrs.erase(a->attr)) return;
     in_.raise("AttributeError", a->attr);
   }
@@ -846,20 +848,25 @@ void Evaluator::delete_target(const Expr& target, Frame& f) {
 }
 
 // --- expressions ---
-Value Evaluator::lookup(const std::string& name, Frame& f) {
+Value Evaluator::lookup(const std::string& name, Frame& f, const void* node) {
   for (Scope* s = f.scope.get(); s; s = s->parent.get()) {
     if (s->is_class && s != f.scope.get()) continue;  // class bodies do not enclose methods
     auto it = s->vars.find(name);
     if (it != s->vars.end()) {
-      // Inside a tf.function replay, globals read while tracing keep their traced value.
+      // Inside a tf.function replay, globals read while tracing keep their traced value:
+      // the value this expression read in the trace, else the name's first traced read.
       if (s == in_.globals().get()) {
         if (frozen_) {
-          auto fz = frozen_->values.find(name);
-          if (fz != frozen_->values.end()) return fz->second;
+          if (const std::optional<Value>* v = node ? traced_read(node) : nullptr) {
+            if (*v) return **v;
+          } else if (auto fz = frozen_->values.find(name); fz != frozen_->values.end()) {
+            return fz->second;
+          }
         } else if (recording_) {
           const Value& v = it->second;
           if (v.is_number() || v.kind == VKind::Str || v.kind == VKind::Tensor || v.kind == VKind::NdArray)
             recording_->values.emplace(name, v);
+          if (node) record_read(node, v);
         }
       }
       return it->second;
@@ -894,7 +901,7 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
       }
       return Value::str(out);
     }
-    case ExprKind::Name: return lookup(e.as<Name>()->id, f);
+    case ExprKind::Name: return lookup(e.as<Name>()->id, f, &e);
     case ExprKind::Attribute: {
       auto* a = e.as<Attribute>();
       const Value obj = eval(*a->value, f);
@@ -1117,13 +1124,19 @@ Value Evaluator::eval_call(const Expr& e, const Call& c, Frame& f) {
     // tf.function: next() of an iterator older than the call gives, in a replay, what
     // the trace got (TF's graph holds that element); a replay leaves older lists and
     // dicts as they are.
-    if (auto* b = fn.as<BuiltinObj>(); b && b->name == "next" && !args.empty())
-      return replayed_read(&e, args[0], f, [&] { return call(fn, args, kwargs); });
-    if (auto* m = c.func->as<Attribute>();
-        m && replaying_user_code(f) && made_before_call(owner) && (owner.as<ListObj>() || owner.as<DictObj>())) {
+    // (A tf.data iterator is not one: its next() is an IteratorGetNext op in the graph.)
+    if (auto* b = fn.as<BuiltinObj>(); b && b->name == "next" && !args.empty()) {
+      const auto* it = args[0].as<NativeObj>();
+      if (it && it->tag == "iterator") return replayed_read(&e, args[0], f, [&] { return call(fn, args, kwargs); });
+    }
+    if (auto* m = c.func->as<Attribute>(); m && (owner.as<ListObj>() || owner.as<DictObj>())) {
+      // Methods that take a value out: what the trace took, without taking it again.
+      if (m->attr == "pop" || m->attr == "popitem" || m->attr == "setdefault")
+        return replayed_read(&e, owner, f, [&] { return call(fn, args, kwargs); });
       static const char* const kMutators[] = {"append", "extend", "insert", "clear", "reverse", "remove", "sort",
                                               "update"};
-      if (std::any_of(std::begin(kMutators), std::end(kMutators), [&](const char* n) { return m->attr == n; }))
+      if (replaying_user_code(f) && made_before_call(owner) &&
+          std::any_of(std::begin(kMutators), std::end(kMutators), [&](const char* n) { return m->attr == n; }))
         return Value::none();
     }
   }
@@ -1686,23 +1699,30 @@ Value Evaluator::getitem(const Value& obj, const Value& key) {
 }
 
 // --- tf.function support ---
-template <class Read>
-Value Evaluator::replayed_read(const void* node, const Value& from, const Frame& f, Read&& read) {
-  if ((!frozen_ && !recording_) || f.prelude || prelude_depth_ > 0 || !made_before_call(from)) return read();
-  if (frozen_) {
-    auto it = frozen_->reads.find(node);
-    if (it != frozen_->reads.end()) {
-      size_t& c = read_cursor_[node];
-      if (c < it->second.size())
-        if (const std::optional<Value>& v = it->second[c++]) return *v;
-    }
-    return read();
-  }
-  Value v = read();
+const std::optional<Value>* Evaluator::traced_read(const void* node) {
+  auto it = frozen_->reads.find(node);
+  if (it == frozen_->reads.end()) return nullptr;
+  // A loop running more often than in the trace repeats its last traced read.
+  size_t& c = read_cursor_[node];
+  return c < it->second.size() ? &it->second[c++] : &it->second.back();
+}
+
+void Evaluator::record_read(const void* node, const Value& v) {
   // Values are baked into the graph; references (variables, objects) stay live.
   const bool value = v.is_number() || v.is_none() || v.kind == VKind::Str || v.kind == VKind::Tensor ||
                      v.kind == VKind::NdArray;
   recording_->reads[node].push_back(value ? std::optional<Value>(v) : std::nullopt);
+}
+
+template <class Read>
+Value Evaluator::replayed_read(const void* node, const Value& from, const Frame& f, Read&& read) {
+  if ((!frozen_ && !recording_) || f.prelude || prelude_depth_ > 0 || !made_before_call(from)) return read();
+  if (frozen_) {
+    if (const std::optional<Value>* v = traced_read(node); v && *v) return **v;
+    return read();
+  }
+  Value v = read();
+  record_read(node, v);
   return v;
 }
 
@@ -1713,7 +1733,9 @@ Value Evaluator::call_traced(const Value& fn, std::vector<Value> args, std::vect
   const uint64_t saved_serial = call_serial_;
   auto saved_cursor = std::move(read_cursor_);
   read_cursor_.clear();
-  call_serial_ = in_.heap_serial();
+  // A tf.function called inside another is part of the outer graph: what the outer
+  // call made is not older than it.
+  if (!saved_frozen && !saved_recording) call_serial_ = in_.heap_serial();
   if (tracing) {
     captures = std::make_shared<Interpreter::FrozenCaptures>();
     recording_ = captures;

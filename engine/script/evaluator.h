@@ -92,7 +92,7 @@ class Evaluator {
   Value eval_boolop(const BoolOp& b, Frame& f);
   Value eval_subscript_index(const Expr& index, Frame& f);
   Value eval_listcomp(const ListComp& lc, size_t gen, Frame& f, std::vector<Value>& out);
-  Value lookup(const std::string& name, Frame& f);
+  Value lookup(const std::string& name, Frame& f, const void* node = nullptr);
 
   // a value used as a condition; a tensor decision is logged as a branch
   bool decide(const Value& v, const std::string& what, int untaken_line, const Body* untaken);
@@ -114,6 +114,8 @@ class Evaluator {
   bool made_before_call(const Value& v) const { return v.obj && v.obj->serial() < call_serial_; }
   template <class Read>
   Value replayed_read(const void* node, const Value& from, const Frame& f, Read&& read);
+  const std::optional<Value>* traced_read(const void* node);  // replay: the trace's read here, if any
+  void record_read(const void* node, const Value& v);         // trace: remember a read
 
   Interpreter& in_;
   std::vector<const Call*> call_stack_;  // calls being evaluated (argument texts)

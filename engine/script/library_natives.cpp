@@ -281,6 +281,7 @@ Value make_tf_function(Interpreter& in, const Value& fn) {
         ScopedCount no_new_vars(forbid_variable_creation(in));
         std::shared_ptr<Interpreter::FrozenCaptures> second;
         in.call_traced(st->fn, a.args, a.kwargs, true, second);
+        captures = second;  // later calls run this trace (the one without variable creation)
       }
       // func_graph's convert(): every output becomes a tensor (a variable is read, a
       // Python number is a constant); None stays None; anything else is refused.

@@ -143,6 +143,10 @@ TEST_CASE("SmallVector insert, erase and resize keep order", "[containers]") {
   CHECK(v == std::vector<int64_t>{4, 5, -1, -1});
   v.insert(v.end(), int64_t{6});
   CHECK(v.back() == 6);
+  // A range taken from the vector itself (copied before the vector changes).
+  SmallVector<int64_t, 2> w{1, 2, 3};
+  w.insert(w.begin() + 1, w.begin(), w.end());
+  CHECK(w == std::vector<int64_t>{1, 1, 2, 3, 2, 3});
   struct Pair {
     int64_t tape;
     int reason;

@@ -211,6 +211,81 @@ TEST_CASE("guide APIs: run_functions_eagerly, Module.submodules, Dataset.as_nump
               "(array([3.], dtype=float32), array([6], dtype=int32))", "ResourceVariable"});
 }
 
+TEST_CASE("tf.function replay: loops, nested functions, variables made by the first call, tf.data, pop and del",
+          "[library]") {
+  // A tensor loop running more often than in its trace: the attribute read stays traced.
+  CHECK(out("class C:\n"
+            "    pass\n"
+            "c = C()\n"
+            "c.k = 1.0\n"
+            "@tf.function\n"
+            "def f(n):\n"
+            "    i = tf.constant(0)\n"
+            "    s = tf.constant(0.0)\n"
+            "    while i < n:\n"
+            "        s += c.k\n"
+            "        i += 1\n"
+            "    return s\n"
+            "print(f(tf.constant(2)).numpy())\n"
+            "c.k = 100.0\n"
+            "print(f(tf.constant(4)).numpy())\n") == Lines{"2.0", "4.0"});
+  // A tf.function inside another belongs to its graph: objects the outer call made are
+  // its own, not older ones.
+  CHECK(out("@tf.function\n"
+            "def inner(acc, x):\n"
+            "    acc.append(x * 2.0)\n"
+            "    return x\n"
+            "@tf.function\n"
+            "def outer(x):\n"
+            "    acc = []\n"
+            "    inner(acc, x)\n"
+            "    return acc[0]\n"
+            "print(outer(tf.constant(1.0)).numpy(), outer(tf.constant(2.0)).numpy())\n") == Lines{"2.0 4.0"});
+  // The first call that makes a variable is traced again without making it; later
+  // calls run that second trace.
+  CHECK(out("class M(tf.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.v = None\n"
+            "    @tf.function\n"
+            "    def __call__(self, x):\n"
+            "        if self.v is None:\n"
+            "            self.v = tf.Variable(2.0)\n"
+            "        return self.v * x\n"
+            "m = M()\n"
+            "print([m(tf.constant(k)).numpy() for k in [1.0, 3.0, 4.0]], len(m.trainable_variables))\n") ==
+        Lines{"[2.0, 6.0, 8.0] 1"});
+  // A tf.data iterator's next() is an op in the graph: it moves on every call.
+  CHECK(out("@tf.function\n"
+            "def good_consume_next(iterator):\n"
+            "    tf.print('Value:', next(iterator))\n"
+            "iterator = iter(tf.data.Dataset.from_tensor_slices([1, 2, 3]))\n"
+            "for _ in range(3):\n"
+            "    good_consume_next(iterator)\n") == Lines{"Value: 1", "Value: 2", "Value: 3"});
+  // pop gives what the trace popped; del and global writes happen in the trace only.
+  CHECK(out("x = 0\n"
+            "@tf.function\n"
+            "def f(t):\n"
+            "    global x\n"
+            "    x = x + 1\n"
+            "    return t + x\n"
+            "print(f(tf.constant(1.0)).numpy(), f(tf.constant(2.0)).numpy(), x)\n"
+            "q = [1.0, 2.0, 3.0]\n"
+            "@tf.function\n"
+            "def g(t):\n"
+            "    return t + q.pop()\n"
+            "print(g(tf.constant(0.0)).numpy(), g(tf.constant(0.0)).numpy(), q)\n"
+            "d = {'a': 1, 'b': 2}\n"
+            "@tf.function\n"
+            "def h(t):\n"
+            "    del d['a']\n"
+            "    return t\n"
+            "h(tf.constant(0.0))\n"
+            "d['a'] = 5\n"
+            "h(tf.constant(0.0))\n"
+            "print(d)\n") == Lines{"2.0 3.0 1", "3.0 3.0 [1.0, 2.0]", "{'b': 2, 'a': 5}"});
+}
+
 TEST_CASE("tf.function: a call under a tape is differentiated through its trace", "[library]") {
   CHECK(out("@tf.function\n"
             "def f(x):\n"
