@@ -24,6 +24,7 @@ void trace_restart(Interpreter& in, OpId call, const Value& fn, const std::vecto
 int& shadow_branch_depth(Interpreter& in);
 int& forbid_variable_creation(Interpreter& in);
 bool& run_functions_eagerly(Interpreter& in);
+void trace_placeholder_shape(Interpreter& in, TensorId t, const std::string& shape);
 
 namespace {
 
@@ -176,7 +177,80 @@ struct TfFunctionState {
   int call_count = 0;
   int warnings = 0;
   bool created_variables = false;  // its first call created tf.Variables
+  std::optional<std::vector<Value>> input_signature;  // TensorSpecs, one per positional parameter
 };
+
+// A TensorSpec's parts, read through its attributes (the class is in the prelude).
+struct Spec {
+  std::optional<std::vector<std::optional<int64_t>>> dims;  // nullopt: unknown rank
+  DType dtype = DType::Float32;
+  std::string text;  // its repr
+};
+
+Spec read_spec(Interpreter& in, const Value& spec) {
+  Spec s;
+  const Value shape = in.getattr(spec, "shape");
+  if (!shape.is_none()) {
+    s.dims.emplace();
+    for (const Value& d : in.iterate(shape))
+      s.dims->push_back(d.is_none() ? std::nullopt : std::optional<int64_t>(d.i));
+  }
+  s.dtype = dtype_from_name(in.str(in.getattr(in.getattr(spec, "dtype"), "name"))).value_or(DType::Float32);
+  s.text = in.repr(spec);
+  return s;
+}
+
+std::string dims_text(const std::vector<std::optional<int64_t>>& dims) {
+  std::string out = "(";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ", ";
+    out += dims[i] ? std::to_string(*dims[i]) : "None";
+  }
+  return out + (dims.size() == 1 ? ",)" : ")");
+}
+
+// tf.function(input_signature=...): each argument becomes a tensor of its spec's dtype
+// and a compatible shape, or the call fails as function_type_utils' binding does.
+std::vector<Value> bind_to_signature(Interpreter& in, const TfFunctionState& st, const std::vector<Value>& args,
+                                     std::vector<Spec>& specs) {
+  const std::vector<Value>& sig = *st.input_signature;
+  for (const Value& s : sig) specs.push_back(read_spec(in, s));
+  std::vector<std::string> params;
+  const FunctionObj* f = st.fn.as<FunctionObj>();
+  if (const BoundMethodObj* b = st.fn.as<BoundMethodObj>()) f = b->func.as<FunctionObj>();
+  const size_t skip = st.fn.as<BoundMethodObj>() ? 1 : 0;
+  for (size_t i = 0; i < sig.size(); ++i)
+    params.push_back(f && f->def && i + skip < f->def->params.size() ? f->def->params[i + skip].name
+                                                                      : "args_" + std::to_string(i));
+  auto fail = [&](const std::string& why) {
+    std::string sig_text = "(";
+    for (size_t i = 0; i < specs.size(); ++i) sig_text += (i ? ", " : "") + params[i] + ": " + specs[i].text;
+    sig_text += ")";
+    in.raise("TypeError", "Binding inputs to tf.function failed due to `" + why + "`. Received args: " +
+                              in.repr(in.make_tuple(args)) + " and kwargs: {} for signature: " + sig_text + ".");
+  };
+  if (args.size() > sig.size()) fail("too many positional arguments");
+  if (args.size() < sig.size()) fail("missing a required argument: '" + params[args.size()] + "'");
+  std::vector<Value> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Spec& s = specs[i];
+    const bool tensor = args[i].kind == VKind::Tensor || args[i].kind == VKind::Variable;
+    const TensorId t = tensor ? in.to_tensor(args[i]) : in.to_tensor(args[i], s.dtype);
+    const TensorValue& v = in.engine().value(t);
+    bool ok = v.dtype == s.dtype;
+    if (ok && s.dims) {
+      ok = s.dims->size() == v.shape.size();
+      for (size_t d = 0; ok && d < v.shape.size(); ++d) ok = !(*s.dims)[d] || *(*s.dims)[d] == v.shape[d];
+    }
+    if (!ok) {
+      std::vector<std::optional<int64_t>> got(v.shape.begin(), v.shape.end());
+      fail("Can not cast TensorSpec(shape=" + dims_text(got) + ", dtype=tf." + std::string(dtype_name(v.dtype)) +
+           ", name=None) to " + s.text);
+    }
+    out.push_back(Value::tensor(t));
+  }
+  return out;
+}
 
 
 void called_with_tracing(Interpreter& in, TfFunctionState& st) {
@@ -230,9 +304,10 @@ std::string autograph_message(Interpreter& in, const PyException& e, const std::
          line_text + "\n\n    " + e.type + ": " + indented + "\n";
 }
 
-Value make_tf_function(Interpreter& in, const Value& fn) {
+Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_signature = Value::none()) {
   auto st = std::make_shared<TfFunctionState>();
   st->fn = fn;
+  if (!input_signature.is_none()) st->input_signature = in.iterate(input_signature);
   if (auto* f = fn.as<FunctionObj>()) st->name = f->name;
   auto obj = std::make_shared<NativeObj>("tf.function");
   obj->type_name = "Function";
@@ -243,7 +318,9 @@ Value make_tf_function(Interpreter& in, const Value& fn) {
     if (!st) in.raise("RuntimeError", "tf.function object is gone");
     // tf.config.run_functions_eagerly(True): the Python function itself runs, every call.
     if (run_functions_eagerly(in)) return in.call(st->fn, a.args, a.kwargs);
-    const std::string sig = signature_of(in, a.args, a.kwargs);
+    std::vector<Spec> specs;
+    if (st->input_signature) a.args = bind_to_signature(in, *st, a.args, specs);
+    const std::string sig = st->input_signature ? std::string("input_signature") : signature_of(in, a.args, a.kwargs);
     auto it = st->traces.find(sig);
     const bool tracing = it == st->traces.end();
     std::shared_ptr<Interpreter::FrozenCaptures> captures = tracing ? nullptr : it->second;
@@ -257,7 +334,11 @@ Value make_tf_function(Interpreter& in, const Value& fn) {
         if (on) trace_end(in);
       }
     } scope{in, tracing};
-    if (tracing) trace_begin(in, call, st->fn, a.args, a.kwargs);
+    if (tracing) {
+      trace_begin(in, call, st->fn, a.args, a.kwargs);
+      for (size_t i = 0; i < specs.size() && i < a.args.size(); ++i)
+        if (specs[i].dims) trace_placeholder_shape(in, a.args[i].id, dims_text(*specs[i].dims));
+    }
     const bool first_call = st->trace_count == 0 && tracing;
     bool non_first_creation = false;
     const size_t variables_before = in.engine().log().variables.size();
@@ -277,6 +358,8 @@ Value make_tf_function(Interpreter& in, const Value& fn) {
         // variable made again raises. (Its effects on state are the first run's here.)
         st->created_variables = true;
         trace_restart(in, call, st->fn, a.args, a.kwargs);
+        for (size_t i = 0; i < specs.size() && i < a.args.size(); ++i)
+          if (specs[i].dims) trace_placeholder_shape(in, a.args[i].id, dims_text(*specs[i].dims));
         ScopedCount shadow(shadow_branch_depth(in));
         ScopedCount no_new_vars(forbid_variable_creation(in));
         std::shared_ptr<Interpreter::FrozenCaptures> second;
@@ -503,11 +586,16 @@ void install_library_natives(Interpreter& in) {
   auto tfm = in.module("tensorflow");
   if (tfm) {
     tfm->attrs.set("function", in.builtin("tf.function", [](Interpreter& in, CallArgs& a) {
+      Value signature = Value::none();
+      for (const auto& [k, v] : a.kwargs)
+        if (k == "input_signature") signature = v;
       if (a.args.empty()) {
         // @tf.function(...) with options: return the decorator itself.
-        return in.builtin("tf.function", [](Interpreter& in, CallArgs& b) { return make_tf_function(in, b.args.at(0)); });
+        return in.builtin("tf.function", [signature](Interpreter& in, CallArgs& b) {
+          return make_tf_function(in, b.args.at(0), signature);
+        });
       }
-      return make_tf_function(in, a.args[0]);
+      return make_tf_function(in, a.args[0], signature);
     }));
     auto config = std::make_shared<ModuleObj>("tensorflow._api.v2.config");
     config->attrs.set("run_functions_eagerly", in.builtin("tf.config.run_functions_eagerly", [](Interpreter& in, CallArgs& a) {

@@ -326,8 +326,9 @@ std::string tensor_str(Interpreter& in, const Value& v, bool repr) {
       // A tensor of a graph being traced (tf.function) is symbolic: no value.
       if (auto name = graph_tensor_name(in, v.id)) {
         const std::string dt(dtype_name(t.dtype));
-        return repr ? "<tf.Tensor '" + *name + "' shape=" + format_shape(t.shape) + " dtype=" + dt + ">"
-                    : "Tensor(\"" + *name + "\", shape=" + format_shape(t.shape) + ", dtype=" + dt + ")";
+        const std::string shape = graph_tensor_shape(in, v.id).value_or(format_shape(t.shape));
+        return repr ? "<tf.Tensor '" + *name + "' shape=" + shape + " dtype=" + dt + ">"
+                    : "Tensor(\"" + *name + "\", shape=" + shape + ", dtype=" + dt + ")";
       }
       return repr ? repr_tf_tensor(t) : format_tf_tensor(t);
     }

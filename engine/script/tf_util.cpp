@@ -954,6 +954,18 @@ std::optional<std::string> graph_tensor_name(Interpreter& in, TensorId t) {
   return std::nullopt;
 }
 
+std::optional<std::string> graph_tensor_shape(Interpreter& in, TensorId t) {
+  auto st = module_state(in);
+  for (auto it = st->traces.rbegin(); it != st->traces.rend(); ++it)
+    if (auto s = it->shapes.find(t); s != it->shapes.end()) return s->second;
+  return std::nullopt;
+}
+
+void trace_placeholder_shape(Interpreter& in, TensorId t, const std::string& shape) {
+  auto st = module_state(in);
+  if (!st->traces.empty()) st->traces.back().shapes[t] = shape;
+}
+
 void trace_flush_names(Interpreter& in) {
   auto st = module_state(in);
   if (!st->traces.empty()) name_trace_tensors(in, st->traces.back());

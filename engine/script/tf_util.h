@@ -70,6 +70,7 @@ struct ModuleState {
   struct Trace {
     OpId call = kNoId;                                // tensors with larger ids were made by the trace
     std::unordered_map<TensorId, std::string> names;  // tensor -> "add:0"
+    std::unordered_map<TensorId, std::string> shapes; // a placeholder's input_signature shape: "(None,)"
     std::unordered_map<std::string, int> in_use;      // Graph.unique_name's counters (lower-case keys)
     size_t next_tensor = 0;                           // position in the log's tensors named so far
   };
@@ -260,6 +261,9 @@ void trace_begin(Interpreter& in, OpId call, const Value& fn, const std::vector<
                  const std::vector<std::pair<std::string, Value>>& kwargs);
 void trace_end(Interpreter& in);
 std::optional<std::string> graph_tensor_name(Interpreter& in, TensorId t);
+// The shape a traced placeholder prints with when an input_signature gave it ("(None,)").
+std::optional<std::string> graph_tensor_shape(Interpreter& in, TensorId t);
+void trace_placeholder_shape(Interpreter& in, TensorId t, const std::string& shape);
 bool tracing_graph(Interpreter& in);  // a trace runs: variables print without their value
 // A tensor of a graph being traced has no value for NumPy: SymbolicTensor.__array__'s
 // NotImplementedError (a variable's: numpy() is only available eagerly). No-op otherwise.

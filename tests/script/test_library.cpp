@@ -286,6 +286,37 @@ TEST_CASE("tf.function replay: loops, nested functions, variables made by the fi
             "print(d)\n") == Lines{"2.0 3.0 1", "3.0 3.0 [1.0, 2.0]", "{'b': 2, 'a': 5}"});
 }
 
+TEST_CASE("tf.function: an input_signature traces once with its shapes and refuses what does not fit", "[library]") {
+  // The tf.function guide's next_collatz: one trace, the placeholder prints the spec's
+  // shape; a tensor of another rank or dtype fails to bind (function_type_utils).
+  CHECK(out("@tf.function(input_signature=(tf.TensorSpec(shape=[None], dtype=tf.int32),))\n"
+            "def next_collatz(x):\n"
+            "  print('Tracing with', x)\n"
+            "  return tf.where(x % 2 == 0, x // 2, 3 * x + 1)\n"
+            "print(next_collatz(tf.constant([1, 2])))\n"
+            "print(next_collatz(tf.constant([1, 2, 3, 4])))\n"
+            "for bad in [tf.constant([[1, 2], [3, 4]]), tf.constant([1.0, 2.0])]:\n"
+            "  try:\n"
+            "    next_collatz(bad)\n"
+            "  except TypeError as e:\n"
+            "    print(str(e).split('`')[1])\n"
+            "print(next_collatz.experimental_get_tracing_count())\n") ==
+        Lines{"Tracing with Tensor(\"x:0\", shape=(None,), dtype=int32)", "tf.Tensor([4 1], shape=(2,), dtype=int32)",
+              "tf.Tensor([ 4  1 10  2], shape=(4,), dtype=int32)",
+              "Can not cast TensorSpec(shape=(2, 2), dtype=tf.int32, name=None) to TensorSpec(shape=(None,), "
+              "dtype=tf.int32, name=None)",
+              "Can not cast TensorSpec(shape=(2,), dtype=tf.float32, name=None) to TensorSpec(shape=(None,), "
+              "dtype=tf.int32, name=None)",
+              "1"});
+  CHECK(error_of("@tf.function(input_signature=[tf.TensorSpec(shape=[2], dtype=tf.float32)])\n"
+            "def f(x):\n"
+            "  return x\n"
+            "f(tf.constant([1.0, 2.0, 3.0]))\n")
+            .rfind("TypeError: Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(3,), dtype=tf."
+                   "float32, name=None) to TensorSpec(shape=(2,), dtype=tf.float32, name=None)`. Received args: ",
+                   0) == 0);
+}
+
 TEST_CASE("tf.function: a call under a tape is differentiated through its trace", "[library]") {
   CHECK(out("@tf.function\n"
             "def f(x):\n"
