@@ -135,7 +135,7 @@ const OpInfo& Engine::run_op(const std::string& type, const TensorId* inputs, si
   std::vector<const TensorValue*> in = std::move(input_scratch_);
   in.clear();
   for (TensorId id : ins) in.push_back(tensor(id).value.get());
-  std::vector<TensorValue> outs;
+  TensorList outs;
   try {
     outs = def->forward(in, attrs);
   } catch (const TfError& err) {

@@ -14,6 +14,7 @@
 #include "ids.h"
 #include "small_vector.h"
 #include "tensor.h"
+#include "tensor_list.h"
 
 namespace ts {
 
@@ -38,7 +39,7 @@ enum class GradKind {
   NotRegistered,      // no gradient registered: the backward pass raises LookupError
 };
 
-using ForwardFn = std::function<std::vector<TensorValue>(const std::vector<const TensorValue*>& in, const Attrs& attrs)>;
+using ForwardFn = std::function<TensorList(const std::vector<const TensorValue*>& in, const Attrs& attrs)>;
 
 // Context a gradient function gets: the forward op and the upstream gradients.
 class GradContext {

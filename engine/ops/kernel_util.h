@@ -22,7 +22,7 @@
 namespace ts::kernels {
 
 using Inputs = std::vector<const TensorValue*>;
-using Outputs = std::vector<TensorValue>;
+using Outputs = TensorList;
 
 // Registers an op with a gradient function (`returns_none`: see OpDef).
 void add_op(std::string type, ForwardFn forward, GradFn grad, std::string rule,

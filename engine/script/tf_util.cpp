@@ -703,7 +703,7 @@ TensorValue cast_to(const TensorValue& v, DType d) {
 TensorValue run_kernel(const std::string& type, const std::vector<const TensorValue*>& inputs, const Attrs& attrs) {
   const OpDef* def = OpRegistry::instance().find(type);
   if (!def || !def->forward) throw TfError("NotFoundError", "Op type not registered '" + type + "'");
-  std::vector<TensorValue> out = def->forward(inputs, attrs);
+  TensorList out = def->forward(inputs, attrs);
   return std::move(out.at(0));
 }
 

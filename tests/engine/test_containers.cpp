@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "id_map.h"
 #include "small_vector.h"
+#include "tensor_list.h"
 
 using namespace ts;
 
@@ -157,6 +158,31 @@ TEST_CASE("SmallVector insert, erase and resize keep order", "[containers]") {
   CHECK(p.size() == 2);
   CHECK(p[1].tape == 4);
   CHECK(p[1].reason == 2);
+}
+
+TEST_CASE("TensorList keeps one value inline and moves to a vector for more, in order", "[containers]") {
+  TensorList l;
+  CHECK(l.empty());
+  l.push_back(make_scalar(DType::Float32, 1.0));
+  REQUIRE(l.size() == 1);
+  CHECK(l[0].scalar() == 1.0);
+  l.push_back(make_scalar(DType::Float64, 2.0));
+  l.push_back(make_scalar(DType::Int32, 3.0));
+  REQUIRE(l.size() == 3);
+  double sum = 0;
+  for (const TensorValue& v : l) sum += v.scalar();
+  CHECK(sum == 6.0);
+  CHECK(l.at(0).dtype == DType::Float32);  // the inline value moved first
+  CHECK(l.back().dtype == DType::Int32);
+  CHECK_THROWS_AS(l.at(3), std::out_of_range);
+  const std::vector<TensorValue> v = std::move(l);  // callers that want a vector
+  CHECK(v.size() == 3);
+  CHECK(v[1].scalar() == 2.0);
+  TensorList one = std::vector<TensorValue>{make_scalar(DType::Float32, 7.0)};  // kernels that build a vector
+  CHECK(one.size() == 1);
+  CHECK(one.front().scalar() == 7.0);
+  const std::vector<TensorValue> back = std::move(one);
+  CHECK(back.size() == 1);
 }
 
 TEST_CASE("IdMap finds every key through growth, whatever the key pattern", "[containers]") {
