@@ -865,6 +865,10 @@ std::string format_variable(const std::string& name, const TensorValue& v) {
          std::string(dtype_name(v.dtype)) + ", numpy=" + numpy_text(v, true) + ">";
 }
 
+std::string tensor_spec_repr(const Shape& s, DType d) {
+  return "TensorSpec(shape=" + format_shape(s) + ", dtype=" + dtype_tf_name(d) + ", name=None)";
+}
+
 std::string format_shape(const Shape& s) {
   std::string out = "(";
   for (size_t i = 0; i < s.size(); ++i) {

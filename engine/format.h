@@ -47,6 +47,8 @@ std::string format_variable(const std::string& name, const TensorValue& v);
 
 // TensorShape printing: "(3, 2)", "()", "(2,)".
 std::string format_shape(const Shape& s);
+// A tf.TensorSpec of a known shape: "TensorSpec(shape=(2, 2), dtype=tf.int32, name=None)".
+std::string tensor_spec_repr(const Shape& s, DType d);
 
 // Python's repr of a bytes object: b'abc', b"it's", b'\x00\n'.
 std::string python_bytes_repr(const std::string& s);

@@ -172,12 +172,6 @@ Value map_nest(Interpreter& in, const Value& v, F&& f) {
   return pack_nest(in, v, leaves, pos);
 }
 
-std::string shape_text(const Shape& s) {
-  std::string t = "(";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
-
 // type_spec.type_spec_from_value: a TensorSpec leaf (what while_loop's eager structure
 // check prints).
 Value type_spec_from_value(Interpreter& in, const Value& v) {
@@ -196,7 +190,7 @@ Value type_spec_from_value(Interpreter& in, const Value& v) {
     d = t.dtype;
   }
   auto [obj, n] = new_native(in, "TensorSpec", "TensorSpec");
-  const std::string text = "TensorSpec(shape=" + shape_text(shape) + ", dtype=tf." + std::string(dtype_name(d)) + ", name=None)";
+  const std::string text = tensor_spec_repr(shape, d);
   n->repr = [text] { return text; };
   return obj;
 }
@@ -476,7 +470,7 @@ Value tf_while_loop(Interpreter& in, CallArgs& a) {
     if (!args.has(7)) return;
     const TensorId m = in.to_tensor(args[7]);
     const Shape s = in.engine().value(m).shape;
-    if (!s.empty()) in.raise("ValueError", "'maximum_iterations' must be a scalar. Received shape: " + shape_text(s));
+    if (!s.empty()) in.raise("ValueError", "'maximum_iterations' must be a scalar. Received shape: " + format_shape(s));
     maximum_iterations = int_arg(in, Value::tensor(m), "maximum_iterations");
   };
   if (in.in_tf_function()) {

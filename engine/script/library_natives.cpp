@@ -9,6 +9,7 @@
 #include <optional>
 #include <random>
 
+#include "../format.h"
 #include "evaluator.h"
 #include "scoped_count.h"
 
@@ -25,6 +26,7 @@ int& shadow_branch_depth(Interpreter& in);
 int& forbid_variable_creation(Interpreter& in);
 bool& run_functions_eagerly(Interpreter& in);
 void trace_placeholder_shape(Interpreter& in, TensorId t, const std::string& shape);
+std::vector<std::string> graph_param_names(const Value& fn, size_t n);
 
 namespace {
 
@@ -215,13 +217,7 @@ std::vector<Value> bind_to_signature(Interpreter& in, const TfFunctionState& st,
                                      std::vector<Spec>& specs) {
   const std::vector<Value>& sig = *st.input_signature;
   for (const Value& s : sig) specs.push_back(read_spec(in, s));
-  std::vector<std::string> params;
-  const FunctionObj* f = st.fn.as<FunctionObj>();
-  if (const BoundMethodObj* b = st.fn.as<BoundMethodObj>()) f = b->func.as<FunctionObj>();
-  const size_t skip = st.fn.as<BoundMethodObj>() ? 1 : 0;
-  for (size_t i = 0; i < sig.size(); ++i)
-    params.push_back(f && f->def && i + skip < f->def->params.size() ? f->def->params[i + skip].name
-                                                                      : "args_" + std::to_string(i));
+  const std::vector<std::string> params = graph_param_names(st.fn, sig.size());
   auto fail = [&](const std::string& why) {
     std::string sig_text = "(";
     for (size_t i = 0; i < specs.size(); ++i) sig_text += (i ? ", " : "") + params[i] + ": " + specs[i].text;
@@ -242,11 +238,7 @@ std::vector<Value> bind_to_signature(Interpreter& in, const TfFunctionState& st,
       ok = s.dims->size() == v.shape.size();
       for (size_t d = 0; ok && d < v.shape.size(); ++d) ok = !(*s.dims)[d] || *(*s.dims)[d] == v.shape[d];
     }
-    if (!ok) {
-      std::vector<std::optional<int64_t>> got(v.shape.begin(), v.shape.end());
-      fail("Can not cast TensorSpec(shape=" + dims_text(got) + ", dtype=tf." + std::string(dtype_name(v.dtype)) +
-           ", name=None) to " + s.text);
-    }
+    if (!ok) fail("Can not cast " + tensor_spec_repr(v.shape, v.dtype) + " to " + s.text);
     out.push_back(Value::tensor(t));
   }
   return out;

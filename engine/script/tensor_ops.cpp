@@ -132,7 +132,6 @@ Value tensor_binary(Interpreter& in, const std::string& op, const Value& a, cons
   if (sym == "@") return Value::tensor(matmul(in, x, y, "@"));
   const char* type = op_type_of(sym);
   if (!type) unsupported_operands(in, op, a, b);
-  if (sym == "+" && e.value(x).dtype == DType::String) type = "Add";  // math_ops._add_dispatch
   if (sym == "==" || sym == "!=") {
     // TF 2's __eq__ uses incompatible_shape_error=False: unbroadcastable shapes give False.
     try {
@@ -141,7 +140,7 @@ Value tensor_binary(Interpreter& in, const std::string& op, const Value& a, cons
       return Value::tensor(e.constant(make_scalar(DType::Bool, sym == "!=" ? 1.0 : 0.0), sym));
     }
   }
-  return Value::tensor(e.execute1(type, {x, y}, {}, sym));
+  return Value::tensor(e.execute1(binary_op_for(type, e.value(x).dtype), {x, y}, {}, sym));
 }
 
 Value tensor_unary(Interpreter& in, const std::string& op, const Value& a) {

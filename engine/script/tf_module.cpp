@@ -126,9 +126,7 @@ Value binary(Interpreter& in, const std::string& qual, const std::string& type) 
     Args args(in2, a, qual, {"x", "y", "name"}, 2);
     const std::vector<TensorId> xy = convert_together(in2, {&args[0], &args[1]});
     const TensorId x = xy[0], y = xy[1];
-    // math_ops._add_dispatch: strings go to the older Add op.
-    const bool strings = type == "AddV2" && in2.engine().value(x).dtype == DType::String;
-    return T(in2.engine().execute1(strings ? "Add" : type, {x, y}, {}, qual));
+    return T(in2.engine().execute1(binary_op_for(type, in2.engine().value(x).dtype), {x, y}, {}, qual));
   });
 }
 

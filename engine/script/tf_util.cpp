@@ -889,25 +889,36 @@ void name_trace_tensors(Interpreter& in, ModuleState::Trace& tr) {
 
 }  // namespace
 
+std::string binary_op_for(const std::string& type, DType dtype) {
+  return type == "AddV2" && dtype == DType::String ? "Add" : type;
+}
+
+std::vector<std::string> graph_param_names(const Value& fn, size_t n) {
+  const FunctionObj* f = fn.as<FunctionObj>();
+  if (const BoundMethodObj* b = fn.as<BoundMethodObj>()) f = b->func.as<FunctionObj>();
+  const size_t skip = fn.as<BoundMethodObj>() ? 1 : 0;  // `self` is not an argument of the graph
+  std::vector<std::string> names;
+  for (size_t i = 0; i < n; ++i) {
+    if (f && f->def && i + skip < f->def->params.size() && f->def->params[i + skip].kind == ParamKind::Positional)
+      names.push_back(f->def->params[i + skip].name);
+    else
+      names.push_back("args_" + std::to_string(i));
+  }
+  return names;
+}
+
 void trace_begin(Interpreter& in, OpId call, const Value& fn, const std::vector<Value>& args,
                  const std::vector<std::pair<std::string, Value>>& kwargs) {
   auto st = module_state(in);
   ModuleState::Trace tr;
   tr.call = call;
   tr.next_tensor = in.engine().log().tensors.size();
-  const FunctionObj* f = fn.as<FunctionObj>();
-  if (const BoundMethodObj* b = fn.as<BoundMethodObj>()) f = b->func.as<FunctionObj>();
-  const size_t skip = fn.as<BoundMethodObj>() ? 1 : 0;  // `self` is not an argument of the graph
   auto placeholder = [&](const Value& v, const std::string& param) {
     if (v.kind != VKind::Tensor || tr.names.count(v.id)) return;
     tr.names[v.id] = unique_graph_name(tr, param) + ":0";
   };
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string param = "args_" + std::to_string(i);
-    if (f && f->def && i + skip < f->def->params.size() && f->def->params[i + skip].kind == ParamKind::Positional)
-      param = f->def->params[i + skip].name;
-    placeholder(args[i], param);
-  }
+  const std::vector<std::string> params = graph_param_names(fn, args.size());
+  for (size_t i = 0; i < args.size(); ++i) placeholder(args[i], params[i]);
   for (const auto& [k, v] : kwargs) placeholder(v, k);
   st->traces.push_back(std::move(tr));
 }

@@ -264,6 +264,12 @@ std::optional<std::string> graph_tensor_name(Interpreter& in, TensorId t);
 // The shape a traced placeholder prints with when an input_signature gave it ("(None,)").
 std::optional<std::string> graph_tensor_shape(Interpreter& in, TensorId t);
 void trace_placeholder_shape(Interpreter& in, TensorId t, const std::string& shape);
+// The names of a traced function's first `n` positional parameters (`self` skipped),
+// "args_<i>" where there is none: its graph's placeholder names.
+std::vector<std::string> graph_param_names(const Value& fn, size_t n);
+// The op a binary op type runs as for operands of `dtype` (math_ops._add_dispatch sends
+// string additions to the older Add op; everything else runs as given).
+std::string binary_op_for(const std::string& type, DType dtype);
 bool tracing_graph(Interpreter& in);  // a trace runs: variables print without their value
 // A tensor of a graph being traced has no value for NumPy: SymbolicTensor.__array__'s
 // NotImplementedError (a variable's: numpy() is only available eagerly). No-op otherwise.
