@@ -12,7 +12,7 @@ std::string eager_op_message(const std::string& message, const std::string& labe
   std::string out;
   if (!before_kernel) {
     // The wrapped function's name carries a list input's length attr N.
-    const bool list_op = op == "ConcatV2" || op == "Pack" || op == "AddN";
+    const bool list_op = op == "ConcatV2" || op == "Pack" || op == "AddN" || op == "Einsum";
     const std::string n = list_op && num_inputs > 0 ? "_N_" + std::to_string(num_inputs) : "";
     out = "{{function_node __wrapped__" + op + n + "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
   }

@@ -67,6 +67,8 @@ void register_all_ops() {
   register_state_ops();
   register_scatter_ops();
   register_nn_ops();
+  register_einsum_ops();
+  register_activation_ops();
 }
 
 // --- GradContext ---

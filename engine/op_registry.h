@@ -120,5 +120,7 @@ void register_image_ops();      // AdjustContrastv2
 void register_state_ops();      // ReadVariableOp, Assign*VariableOp, IteratorGetNext, host ops
 void register_scatter_ops();    // GatherNd, ScatterNd, TensorScatterUpdate/Add, segment sums
 void register_nn_ops();         // BiasAdd, BiasAddGrad
+void register_einsum_ops();     // Einsum
+void register_activation_ops(); // Elu, Selu, Relu6, LeakyRelu and their fused gradients
 
 }  // namespace ts

@@ -340,9 +340,17 @@ void register_math_ops() {
 
   add_op("Softplus",
          [](const Inputs& in, const Attrs&) {
-           return one(unary_float("Softplus", in, TypeSet::Float, [](double x) {
-             // log(1 + e^x) without overflow: max(x, 0) + log1p(e^-|x|).
-             return std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x)));
+           // TF's softplus functor: x itself above -threshold, e^x below threshold, else
+           // log1p(e^x); threshold = log(epsilon) + 2 of the dtype (about -13.9 for float32).
+           const DType dt = in.empty() ? DType::Float32 : in[0]->dtype;
+           const double eps = dt == DType::Float64 ? 2.220446049250313e-16
+                              : dt == DType::Float16 ? 9.765625e-04
+                                                     : 1.1920928955078125e-07;
+           const double threshold = std::log(eps) + 2;
+           return one(unary_float("Softplus", in, TypeSet::Float, [threshold](double x) {
+             if (x > -threshold) return x;
+             if (x < threshold) return std::exp(x);
+             return std::log1p(std::exp(x));
            }));
          },
          [](GradContext& c) -> Grads { return {mul(c, c.grad(), c.op("Sigmoid", {c.input(0)}))}; },
@@ -397,6 +405,68 @@ void register_math_ops() {
            return {mul(c, g, c.op("Reciprocal", {c.op("AddV2", {c.scalar_like(g, 1.0), c.op("Square", {x})})}))};
          },
          "d atan(x)/dx = g/(1 + x²)");
+
+  // ---- ops TF has as kernels of their own, exact near 0 ------------------------------
+  add_op("Log1p",
+         [](const Inputs& in, const Attrs&) {
+           return one(unary_float("Log1p", in, TypeSet::FloatComplex, [](double x) { return std::log1p(x); }));
+         },
+         [](GradContext& c) -> Grads {
+           const TensorId x = c.input(0), g = c.grad();
+           return {mul(c, g, c.op("Reciprocal", {c.op("AddV2", {c.scalar_like(x, 1.0), x})}))};
+         },
+         "d log1p(x)/dx = g/(1 + x)");
+  add_op("Expm1",
+         [](const Inputs& in, const Attrs&) {
+           return one(unary_float("Expm1", in, TypeSet::FloatComplex, [](double x) { return std::expm1(x); }));
+         },
+         [](GradContext& c) -> Grads { return {mul(c, c.grad(), c.op("Exp", {c.input(0)}))}; },
+         "d expm1(x)/dx = exp(x)·g");
+  add_op("Sinh",
+         [](const Inputs& in, const Attrs&) {
+           return one(unary_float("Sinh", in, TypeSet::FloatComplex, [](double x) { return std::sinh(x); }));
+         },
+         [](GradContext& c) -> Grads { return {mul(c, c.grad(), c.op("Cosh", {c.input(0)}))}; },
+         "d sinh(x)/dx = cosh(x)·g");
+  add_op("Cosh",
+         [](const Inputs& in, const Attrs&) {
+           return one(unary_float("Cosh", in, TypeSet::FloatComplex, [](double x) { return std::cosh(x); }));
+         },
+         [](GradContext& c) -> Grads { return {mul(c, c.grad(), c.op("Sinh", {c.input(0)}))}; },
+         "d cosh(x)/dx = sinh(x)·g");
+  add_op("Asinh",
+         [](const Inputs& in, const Attrs&) {
+           return one(unary_float("Asinh", in, TypeSet::FloatComplex, [](double x) { return std::asinh(x); }));
+         },
+         [](GradContext& c) -> Grads { return {c.op("RealDiv", {c.grad(), c.op("Cosh", {c.output(0)})})}; },
+         "d asinh(x)/dx = g/cosh(y)");
+  add_op("Acosh",
+         [](const Inputs& in, const Attrs&) {
+           return one(unary_float("Acosh", in, TypeSet::FloatComplex, [](double x) { return std::acosh(x); }));
+         },
+         [](GradContext& c) -> Grads { return {c.op("RealDiv", {c.grad(), c.op("Sinh", {c.output(0)})})}; },
+         "d acosh(x)/dx = g/sinh(y)");
+  add_op("Atanh",
+         [](const Inputs& in, const Attrs&) {
+           return one(unary_float("Atanh", in, TypeSet::FloatComplex, [](double x) { return std::atanh(x); }));
+         },
+         [](GradContext& c) -> Grads {
+           const TensorId x = c.input(0), g = c.grad();
+           return {mul(c, g, c.op("Reciprocal", {c.op("Sub", {c.scalar_like(x, 1.0), c.op("Square", {x})})}))};
+         },
+         "d atanh(x)/dx = g/(1 - x²)");
+  add_op("Atan2",
+         [](const Inputs& in, const Attrs&) {
+           return one(binary_float("Atan2", in, [](double y, double x) { return std::atan2(y, x); }));
+         },
+         [](GradContext& c) -> Grads {
+           // TF's _Atan2Grad: grad_inv = g / (x² + y²); dy = x·grad_inv, dx = -y·grad_inv.
+           const TensorId y = c.input(0), x = c.input(1);
+           const TensorId inv = c.op("RealDiv", {c.grad(), c.op("AddV2", {c.op("Square", {x}), c.op("Square", {y})})});
+           return {if_needed(c, 0, [&] { return unbroadcast(c, mul(c, x, inv), y); }),
+                   if_needed(c, 1, [&] { return unbroadcast(c, mul(c, neg(c, y), inv), x); })};
+         },
+         "d atan2(y, x)/dy = x·g/(x² + y²), d/dx = -y·g/(x² + y²)");
 
   // ---- division and logarithm with a zero rule ------------------------------------
   // Xlogy and Xdivy are 0 where x == 0 (even where log y or x/y is not finite);

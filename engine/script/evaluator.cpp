@@ -1326,6 +1326,8 @@ Value Evaluator::bind_class_attr(const Value& attr, const Value& self, const std
       // tf.function objects bind like functions.
       auto* n = static_cast<NativeObj*>(attr.obj.get());
       if (n->tag == "tf.function") return Value::object(std::make_shared<BoundMethodObj>(self, attr));
+      // Natives with a __get__ bind themselves (tf.custom_gradient's wrapper).
+      if (const Value* get = n->attrs.find("__get__")) return call(*get, {self}, {});
       return attr;
     }
     default: return attr;
@@ -1338,7 +1340,7 @@ namespace {
 bool known_unsupported(const std::string& module, const std::string& name) {
   static const std::map<std::string, std::set<std::string>> known = {
       {"tensorflow",
-       {"einsum", "TensorArray", "map_fn", "vectorized_map", "IndexedSlices", "sparse", "RaggedTensor", "ragged",
+       {"TensorArray", "map_fn", "vectorized_map", "IndexedSlices", "sparse", "RaggedTensor", "ragged",
         "hessians", "autodiff", "debugging", "test", "sort", "argsort", "repeat", "roll", "unique", "meshgrid",
         "searchsorted", "boolean_mask", "scan", "foldl", "foldr", "py_function", "numpy_function", "switch_case",
         "case", "recompute_grad", "RegisterGradient", "no_gradient", "GradientTape2", "saved_model", "train",
@@ -1354,14 +1356,14 @@ bool known_unsupported(const std::string& module, const std::string& name) {
         "imag", "conj", "angle", "accumulate_n", "approx_max_k", "approx_min_k"}},
       {"tensorflow.nn",
        {"dropout", "conv1d", "conv2d", "conv3d", "conv2d_transpose", "max_pool", "max_pool2d", "avg_pool",
-        "avg_pool2d", "batch_normalization", "fused_batch_norm", "embedding_lookup", "ctc_loss", "local_response_normalization",
+        "avg_pool2d", "batch_normalization", "fused_batch_norm", "ctc_loss", "local_response_normalization",
         "l2_normalize", "depthwise_conv2d", "separable_conv2d", "weighted_cross_entropy_with_logits", "nce_loss",
         "sampled_softmax_loss", "top_k", "in_top_k", "crelu", "log_poisson_loss", "compute_average_loss",
         "scale_regularization_loss", "safe_embedding_lookup_sparse", "atrous_conv2d", "pool", "convolution"}},
       {"tensorflow.linalg",
        {"inv", "det", "slogdet", "diag", "diag_part", "trace", "cholesky", "qr", "svd", "eigh", "eig", "solve",
         "lstsq", "triangular_solve", "band_part", "logdet", "pinv", "expm", "lu", "tensor_diag", "adjoint",
-        "cross", "einsum", "tensordot", "norm_v1", "LinearOperator", "set_diag"}},
+        "cross", "tensordot", "norm_v1", "LinearOperator", "set_diag"}},
       {"keras.layers",
        {"Concatenate", "Embedding", "InputLayer", "BatchNormalization",
         "LayerNormalization", "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",

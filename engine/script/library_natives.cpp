@@ -332,10 +332,11 @@ std::string dims_text(const Dims& dims) {
 // tf.function(input_signature=...): each argument becomes a tensor of its spec's dtype
 // and a compatible shape, or the call fails as function_type_utils' binding does.
 std::vector<Value> bind_to_signature(Interpreter& in, const TfFunctionState& st, const std::vector<Value>& args,
-                                     std::vector<Spec>& specs) {
+                                     std::vector<Spec>& specs, size_t self_args) {
   const std::vector<Value>& sig = *st.input_signature;
   for (const Value& s : sig) specs.push_back(read_spec(in, s));
-  const std::vector<std::string> params = graph_param_names(st.fn, sig.size());
+  std::vector<std::string> params = graph_param_names(st.fn, sig.size() + self_args);
+  params.erase(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(self_args));
   auto fail = [&](const std::string& why) {
     std::string sig_text = "(";
     for (size_t i = 0; i < specs.size(); ++i) sig_text += (i ? ", " : "") + params[i] + ": " + specs[i].text;
@@ -362,6 +363,14 @@ std::vector<Value> bind_to_signature(Interpreter& in, const TfFunctionState& st,
   return out;
 }
 
+
+// Whether `args` are a bound method's: the function's first parameter is `self` and the
+// first argument an instance (how a tf.function decorating a method gets called here).
+bool is_method_call(const Value& fn, const std::vector<Value>& args) {
+  const FunctionObj* f = fn.as<FunctionObj>();
+  if (!f || !f->def || f->def->params.empty() || f->def->params[0].name != "self" || args.empty()) return false;
+  return args[0].kind == VKind::Object && args[0].obj->okind == OKind::Instance;
+}
 
 void called_with_tracing(Interpreter& in, TfFunctionState& st) {
   constexpr int kThreshold = 5, kMaxHistory = 10, kMaxWarnings = 2;
@@ -431,7 +440,15 @@ Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_sign
     // tf.config.run_functions_eagerly(True): the Python function itself runs, every call.
     if (run_functions_eagerly(in)) return in.call(st->fn, a.args, a.kwargs);
     std::vector<Spec> specs;
-    if (st->input_signature) a.args = bind_to_signature(in, *st, a.args, specs);
+    // A tf.function used as a method is bound (Function.__get__): its input_signature
+    // describes the arguments after `self`, and each instance has its own traces.
+    const size_t self_args = st->input_signature && is_method_call(st->fn, a.args) ? 1 : 0;
+    if (st->input_signature) {
+      std::vector<Value> rest(a.args.begin() + static_cast<std::ptrdiff_t>(self_args), a.args.end());
+      rest = bind_to_signature(in, *st, rest, specs, self_args);
+      a.args.resize(self_args);
+      a.args.insert(a.args.end(), rest.begin(), rest.end());
+    }
     // The trace to run: an exact match; with reduce_retracing, one whose shapes the call
     // fits, or else a new trace of the call relaxed against the earlier ones (TF's
     // TypeDispatchTable.try_generalizing_function_type).
@@ -439,7 +456,7 @@ Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_sign
     std::vector<Dims> dims;
     std::string skeleton, sig;
     if (st->input_signature) {
-      sig = "input_signature";
+      sig = self_args ? "input_signature of O" + std::to_string(a.args[0].obj->serial()) : "input_signature";
     } else {
       skeleton = signature_of(in, st->fn, a.args, a.kwargs, tensors);
       dims = exact_dims(tensors);
@@ -476,8 +493,8 @@ Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_sign
     } scope{in, tracing};
     if (tracing) {
       trace_begin(in, call, st->fn, a.args, a.kwargs);
-      for (size_t i = 0; i < specs.size() && i < a.args.size(); ++i)
-        if (specs[i].dims) trace_placeholder_shape(in, a.args[i].id, dims_text(*specs[i].dims));
+      for (size_t i = 0; i < specs.size() && i + self_args < a.args.size(); ++i)
+        if (specs[i].dims) trace_placeholder_shape(in, a.args[i + self_args].id, dims_text(*specs[i].dims));
       for (size_t i = 0; i < tensors.ids.size() && i < dims.size(); ++i)
         if (std::find(dims[i].begin(), dims[i].end(), std::nullopt) != dims[i].end())
           trace_placeholder_shape(in, tensors.ids[i], dims_text(dims[i]));
@@ -501,8 +518,8 @@ Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_sign
         // variable made again raises. (Its effects on state are the first run's here.)
         st->created_variables = true;
         trace_restart(in, call, st->fn, a.args, a.kwargs);
-        for (size_t i = 0; i < specs.size() && i < a.args.size(); ++i)
-          if (specs[i].dims) trace_placeholder_shape(in, a.args[i].id, dims_text(*specs[i].dims));
+        for (size_t i = 0; i < specs.size() && i + self_args < a.args.size(); ++i)
+          if (specs[i].dims) trace_placeholder_shape(in, a.args[i + self_args].id, dims_text(*specs[i].dims));
         ScopedCount shadow(shadow_branch_depth(in));
         ScopedCount no_new_vars(forbid_variable_creation(in));
         std::shared_ptr<Interpreter::FrozenCaptures> second;

@@ -59,11 +59,15 @@ def softsign(x):
 
 
 def elu(x, alpha=1.0):
-    return _elu(x)
+    # Keras 3's TF backend: tf.nn.elu, its negative side scaled by alpha.
+    res = tf.nn.elu(x)
+    if alpha == 1:
+        return res
+    return tf.where(x > 0, res, alpha * res)
 
 
 def selu(x):
-    return _selu(x)
+    return tf.nn.selu(x)
 
 
 def gelu(x, approximate=False):
@@ -94,7 +98,7 @@ def relu6(x):
 
 
 def leaky_relu(x, negative_slope=0.2):
-    return _leaky_relu(x, negative_slope)
+    return tf.nn.leaky_relu(x, alpha=negative_slope)
 
 
 _ACTIVATIONS = {'linear': linear, 'relu': relu, 'sigmoid': sigmoid, 'softmax': softmax,
@@ -1439,15 +1443,38 @@ class OwnedIterator:
 # gradients): norms, clipping by norm, log-sum-exp, moments, losses of tf.nn.
 
 def _norm(tensor, ord='euclidean', axis=None, keepdims=None, name=None):
-    x = tf.convert_to_tensor(tensor)
-    if ord == 'euclidean' or ord == 'fro' or ord == 2:
-        result = tf.sqrt(tf.reduce_sum(x * x, axis, keepdims=True))
-    elif ord == 1:
-        result = tf.reduce_sum(tf.abs(x), axis, keepdims=True)
-    elif ord == float('inf'):
-        result = tf.reduce_max(tf.abs(x), axis, keepdims=True)
+    # linalg_ops.norm: vector norms (p > 0) over one axis or all; matrix norms over two.
+    is_matrix_norm = isinstance(axis, (list, tuple)) and len(axis) == 2
+    if is_matrix_norm:
+        axis = tuple(axis)
+        if not isinstance(axis[0], int) or not isinstance(axis[1], int) or axis[0] == axis[1]:
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+        if ord not in ['euclidean', 'fro', 1, 2, float('inf')]:
+            raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, inf], got {ord}")
     else:
-        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+        if not (isinstance(axis, int) or axis is None):
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+        if ord not in ['euclidean', 1, 2, float('inf')] and (isinstance(ord, str) or ord <= 0):
+            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+        if axis is not None:
+            axis = (axis,)
+    x = tf.convert_to_tensor(tensor)
+    if ord in ['fro', 'euclidean', 2, 2.0]:
+        if is_matrix_norm and ord in [2, 2.0]:
+            raise ValueError("tf.norm(ord=2) of a matrix (its largest singular value, by SVD) is not supported in tape scripts")
+        result = tf.sqrt(tf.reduce_sum(x * x, axis, keepdims=True))
+    else:
+        result = tf.abs(x)
+        if ord == 1:
+            result = tf.reduce_sum(result, None if axis is None else axis[0], keepdims=True)
+            if is_matrix_norm:
+                result = tf.reduce_max(result, axis[-1], keepdims=True)
+        elif ord == float('inf'):
+            if is_matrix_norm:
+                result = tf.reduce_sum(result, axis[1], keepdims=True)
+            result = tf.reduce_max(result, None if axis is None else axis[0], keepdims=True)
+        else:
+            result = tf.pow(tf.reduce_sum(tf.pow(result, ord), axis, keepdims=True), 1.0 / ord)
     if not keepdims:
         result = tf.squeeze(result, axis)
     return result
@@ -1465,7 +1492,8 @@ def _clip_by_norm(t, clip_norm, axes=None, name=None):
 
 def _reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     x = tf.convert_to_tensor(input_tensor)
-    my_max = tf.stop_gradient(tf.reduce_max(x, axis, keepdims=True))
+    raw_max = tf.reduce_max(x, axis, keepdims=True)
+    my_max = tf.stop_gradient(tf.where(tf.math.is_finite(raw_max), raw_max, tf.zeros_like(raw_max)))
     result = tf.math.log(tf.reduce_sum(tf.exp(x - my_max), axis, keepdims))
     if not keepdims:
         my_max = tf.reshape(my_max, tf.shape(result))
@@ -1487,27 +1515,16 @@ def _l2_loss(t, name=None):
     return tf.reduce_sum(t * t) / 2
 
 
-def _log1p(x, name=None):
-    return tf.math.log(1 + tf.convert_to_tensor(x))
-
-
-def _expm1(x, name=None):
-    return tf.exp(x) - 1
-
-
-def _leaky_relu(features, alpha=0.2, name=None):
-    features = tf.convert_to_tensor(features)
-    return tf.maximum(alpha * features, features)
-
-
 def _sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     logits = tf.convert_to_tensor(logits)
     labels = tf.cast(tf.convert_to_tensor(labels), logits.dtype)
+    if logits.shape != labels.shape:
+        raise ValueError(f"`logits` and `labels` must have the same shape, received ({logits.shape} vs {labels.shape}).")
     zeros = tf.zeros_like(logits)
     cond = logits >= zeros
     relu_logits = tf.where(cond, logits, zeros)
     neg_abs_logits = tf.where(cond, -logits, logits)
-    return tf.add(relu_logits - logits * labels, _log1p(tf.exp(neg_abs_logits)))
+    return tf.add(relu_logits - logits * labels, tf.math.log1p(tf.exp(neg_abs_logits)))
 
 
 def _softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=None):
@@ -1537,35 +1554,12 @@ def _tan(x, name=None):
     return tf.sin(x) / tf.cos(x)
 
 
-def _sinh(x, name=None):
-    return (tf.exp(x) - tf.exp(-x)) / 2
-
-
-def _cosh(x, name=None):
-    return (tf.exp(x) + tf.exp(-x)) / 2
-
-
 def _rsqrt(x, name=None):
     return tf.math.reciprocal(tf.sqrt(x))
 
 
 def _log_sigmoid(x, name=None):
     return -tf.nn.softplus(-tf.convert_to_tensor(x))
-
-
-def _elu(features, name=None):
-    features = tf.convert_to_tensor(features)
-    return tf.where(features > 0, features, tf.exp(features) - 1)
-
-
-def _relu6(features, name=None):
-    return tf.minimum(tf.nn.relu(features), 6)
-
-
-def _selu(features, name=None):
-    features = tf.convert_to_tensor(features)
-    scale = 1.0507009873554805
-    return scale * tf.where(features > 0, features, 1.6732632423543772 * (tf.exp(features) - 1))
 
 
 def _gelu(features, approximate=False, name=None):
@@ -1609,7 +1603,9 @@ def _global_norm(t_list, name=None):
 def _clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if use_norm is None:
         use_norm = _global_norm(t_list)
-    scale = clip_norm * tf.minimum(1.0 / use_norm, tf.ones_like(use_norm) / clip_norm)
+    scale_for_finite = clip_norm * tf.minimum(1.0 / use_norm, tf.ones_like(use_norm) / clip_norm)
+    # As clip_ops: a norm of inf or NaN makes every value NaN.
+    scale = scale_for_finite + (use_norm - use_norm)
     out = []
     for t in t_list:
         if t is None:
@@ -1619,13 +1615,27 @@ def _clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return out, use_norm
 
 
+def _embedding_lookup(params, ids, max_norm=None, name=None):
+    # embedding_ops: one params tensor is a gather (an IndexedSlices gradient), then identity.
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise ValueError("tf.nn.embedding_lookup over several sharded params is not supported in tape scripts")
+        params = params[0]
+    if max_norm is not None:
+        raise ValueError("tf.nn.embedding_lookup(max_norm=...) is not supported in tape scripts")
+    return tf.identity(tf.gather(params, ids))
+
+
+def _gradients(ys, xs, grad_ys=None, name='gradients', gate_gradients=False, aggregation_method=None,
+               stop_gradients=None, unconnected_gradients=None):
+    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.")
+
+
+tf.nn.embedding_lookup = _embedding_lookup
+tf.gradients = _gradients
 tf.math.tan = _tan
-tf.math.sinh = _sinh
-tf.math.cosh = _cosh
 tf.math.rsqrt = _rsqrt
 tf.math.log_sigmoid = _log_sigmoid
-tf.nn.elu = _elu
-tf.nn.relu6 = _relu6
 tf.nn.moments = _moments
 tf.linalg.global_norm = _global_norm
 tf.clip_by_global_norm = _clip_by_global_norm
@@ -1637,14 +1647,10 @@ tf.math.reduce_logsumexp = _reduce_logsumexp
 tf.math.reduce_variance = _reduce_variance
 tf.math.reduce_std = _reduce_std
 tf.nn.l2_loss = _l2_loss
-tf.math.log1p = _log1p
-tf.math.expm1 = _expm1
-tf.nn.leaky_relu = _leaky_relu
 tf.nn.sigmoid_cross_entropy_with_logits = _sigmoid_cross_entropy_with_logits
 tf.nn.softmax_cross_entropy_with_logits = _softmax_cross_entropy_with_logits
 tf.nn.sparse_softmax_cross_entropy_with_logits = _sparse_softmax_cross_entropy_with_logits
 tf.math.reduce_prod = tf.reduce_prod
-tf.nn.selu = _selu
 tf.nn.gelu = _gelu
 tf.nn.silu = _silu
 tf.nn.swish = _silu

@@ -19,6 +19,7 @@
 #include "../engine.h"
 #include "../format.h"
 #include "../op_registry.h"
+#include "../ops/einsum.h"
 #include "ast.h"
 #include "tf_util.h"
 
@@ -287,7 +288,12 @@ void install_math(Interpreter& in, const Modules& m) {
       {"softplus", "Softplus", "features", false, true, true}, {"stop_gradient", "StopGradient", "input", true, false, false},
       {"identity", "Identity", "input", true, false, false}, {"erf", "Erf", "x", false, true, false},
       {"atan", "Atan", "x", true, true, false},         {"asin", "Asin", "x", true, true, false},
-      {"acos", "Acos", "x", true, true, false},
+      {"acos", "Acos", "x", true, true, false},         {"log1p", "Log1p", "x", false, true, false},
+      {"expm1", "Expm1", "x", false, true, false},      {"sinh", "Sinh", "x", true, true, false},
+      {"cosh", "Cosh", "x", true, true, false},         {"asinh", "Asinh", "x", true, true, false},
+      {"acosh", "Acosh", "x", true, true, false},       {"atanh", "Atanh", "x", true, true, false},
+      {"elu", "Elu", "features", false, false, true},   {"selu", "Selu", "features", false, false, true},
+      {"relu6", "Relu6", "features", false, false, true},
   };
   for (const U& u : unaries) {
     // One native per module, so the op's label is the name the learner called.
@@ -306,6 +312,22 @@ void install_math(Interpreter& in, const Modules& m) {
     if (b.top) put({m.tf}, b.name, binary(in, std::string("tf.") + b.name, b.type));
     put({m.math}, b.name, binary(in, std::string("tf.math.") + b.name, b.type));
   }
+  // atan2(y, x): the names say which is which.
+  put({m.tf, m.math}, "atan2", native_fn(in, "tf.math.atan2", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "atan2", {"y", "x", "name"}, 2);
+        const std::vector<TensorId> yx = convert_together(in2, {&args[0], &args[1]});
+        return T(in2.engine().execute1("Atan2", {yx[0], yx[1]}, {}, "tf.math.atan2"));
+      }));
+  // nn_ops.leaky_relu: integer features become float32 first; alpha is an attr.
+  put({m.nn}, "leaky_relu", native_fn(in, "tf.nn.leaky_relu", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "leaky_relu", {"features", "alpha", "name"}, 1);
+        Engine& e = in2.engine();
+        TensorId x = arg_tensor(in2, args[0]);
+        if (is_integer(e.value(x).dtype))
+          x = e.execute1("Cast", {x}, Attrs{{"DstT", DType::Float32}, {"SrcT", e.value(x).dtype}}, "tf.nn.leaky_relu");
+        const double alpha = args.has(1) ? float_arg(in2, args[1], "alpha") : 0.2;
+        return T(e.execute1("LeakyRelu", {x}, Attrs{{"alpha", alpha}}, "tf.nn.leaky_relu"));
+      }));
   const Value divide = native_fn(in, "tf.divide", [](Interpreter& in2, CallArgs& a) {
     Args args(in2, a, "divide", {"x", "y", "name"}, 2);
     // tf.divide is `x / y` in Python: two Python numbers divide as Python numbers.
@@ -589,6 +611,26 @@ void install_math(Interpreter& in, const Modules& m) {
         if ((e.value(x).rank() > 2 || e.value(y).rank() > 2) && OpRegistry::instance().find("BatchMatMulV2"))
           return T(e.execute1("BatchMatMulV2", {x, y}, Attrs{{"adj_x", ta}, {"adj_y", tb}}, "tf.matmul"));
         return T(e.execute1("MatMul", {x, y}, Attrs{{"transpose_a", ta}, {"transpose_b", tb}}, "tf.matmul"));
+      }));
+
+  // tf.einsum: the equation made explicit, then one Einsum op per pair of operands.
+  put({m.tf}, "einsum", native_fn(in, "tf.einsum", [](Interpreter& in2, CallArgs& a) {
+        for (const auto& kw : a.kwargs)
+          if (kw.first != "name" && kw.first != "optimize")
+            in2.raise("TypeError", "Invalid keyword arguments for einsum: " + kw.first +
+                                       ". Valid arguments: name, optimize, greedy.");
+        if (a.args.empty()) in2.raise("TypeError", "einsum() missing 1 required positional argument: 'equation'");
+        const std::string equation = str_arg(in2, a.args[0], "equation");
+        std::vector<TensorId> operands;
+        for (size_t i = 1; i < a.args.size(); ++i) operands.push_back(arg_tensor(in2, a.args[i]));
+        const size_t n = operands.size();
+        Engine& e = in2.engine();
+        for (const EinsumStep& step : einsum_plan(equation, n)) {
+          std::vector<TensorId> ins;
+          for (size_t k : step.operands) ins.push_back(operands[k]);
+          operands.push_back(e.execute1("Einsum", ins, Attrs{{"equation", step.equation}}, "tf.einsum"));
+        }
+        return T(operands.back());
       }));
 
   put({m.tf, m.math}, "where", native_fn(in, "tf.where", [](Interpreter& in2, CallArgs& a) {
@@ -1815,6 +1857,27 @@ Value custom_gradient_call(Interpreter& in, const Value& f, const std::string& f
   return pack_nest(in, result, wrapped, pos);
 }
 
+// What @tf.custom_gradient returns. On a method it binds as custom_gradient.py's Bind
+// does (__get__): the function is bound to the instance, so `self` is no input.
+Value custom_gradient_wrapper(Interpreter& in, const Value& f) {
+  std::string fname = "custom_gradient";
+  if (const FunctionObj* fo = f.as<FunctionObj>()) fname = fo->name;
+  if (const BoundMethodObj* b = f.as<BoundMethodObj>())
+    if (const FunctionObj* fo = b->func.as<FunctionObj>()) fname = fo->name;
+  auto [v, obj] = new_native(in, "function", "function");
+  obj->attrs.set("__call__", native_fn(in, fname, [f, fname](Interpreter& in2, CallArgs& ca) {
+    return custom_gradient_call(in2, f, fname, ca);
+  }));
+  if (!f.as<BoundMethodObj>())
+    obj->attrs.set("__get__", native_fn(in, fname + ".__get__", [f](Interpreter& in2, CallArgs& ca) {
+      if (ca.args.empty()) return custom_gradient_wrapper(in2, f);
+      return custom_gradient_wrapper(in2, Value::object(std::make_shared<BoundMethodObj>(ca.args[0], f)));
+    }));
+  obj->attrs.set("__name__", Value::str(fname));
+  obj->repr = [fname] { return "<function " + fname + ">"; };
+  return v;
+}
+
 // tf.print of a non-string argument: print_v2 pformats the structure with each tensor
 // replaced by its formatted value (no quotes around it); dict keys in sorted order.
 std::string tf_print_structure(Interpreter& in, const Value& v, int64_t summarize) {
@@ -1843,16 +1906,7 @@ void install_misc(Interpreter& in, const Modules& m) {
   register_custom_gradient_op();
   put({m.tf}, "custom_gradient", native_fn(in, "tf.custom_gradient", [](Interpreter& in2, CallArgs& a) {
         if (a.args.empty()) in2.raise("TypeError", "custom_gradient() missing 1 required positional argument: 'f'");
-        const Value f = a.args[0];
-        std::string fname = "custom_gradient";
-        if (const FunctionObj* fo = f.as<FunctionObj>()) fname = fo->name;
-        auto [v, obj] = new_native(in2, "function", "function");
-        obj->attrs.set("__call__", native_fn(in2, fname, [f, fname](Interpreter& in3, CallArgs& ca) {
-          return custom_gradient_call(in3, f, fname, ca);
-        }));
-        obj->attrs.set("__name__", Value::str(fname));
-        obj->repr = [fname] { return "<function " + fname + ">"; };
-        return v;
+        return custom_gradient_wrapper(in2, a.args[0]);
       }));
   put({m.tf}, "GradientTape", native_fn(in, "tf.GradientTape", make_tape));
   put({m.tf}, "TensorShape", native_fn(in, "tf.TensorShape", [](Interpreter& in2, CallArgs& a) {
@@ -1969,6 +2023,7 @@ void install_tf_module(Interpreter& in) {
   install_control_flow_ops(in, *tf);
   if (const Value* mm = tf->attrs.find("matmul")) linalg->attrs.set("matmul", *mm);
   if (const Value* ey = tf->attrs.find("eye")) linalg->attrs.set("eye", *ey);
+  if (const Value* es = tf->attrs.find("einsum")) linalg->attrs.set("einsum", *es);
   for (const auto& [name, mod] : {std::pair{"math", math}, std::pair{"nn", nn}, std::pair{"random", random},
                                   std::pair{"image", image}, std::pair{"dtypes", dtypes}, std::pair{"nest", nest},
                                   std::pair{"linalg", linalg}})

@@ -31,7 +31,8 @@ enum class Domain {
   Positive,      // [0.5, 2]: Log, Sqrt, a Pow base
   Negative,      // [-2, -0.5]
   AwayFromZero,  // ±[0.3, 2]: divisors, Abs/Relu/Sign kinks
-  Unit,          // [-0.9, 0.9]: Asin, Acos
+  Unit,          // [-0.9, 0.9]: Asin, Acos, Atanh
+  AboveOne,      // [1.2, 3]: Acosh
   Bool,          // a bool condition: not differentiated
   Index,         // int32 indices (fixed values): not differentiated
 };
@@ -104,6 +105,18 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
   for (const char* op : {"Floor", "Ceil", "Round"}) t[op] = {{"returns None", {any({2, 3})}, {}}};
   t["Atan"] = unary_cases(any);
   for (const char* op : {"Asin", "Acos"}) t[op] = unary_cases(unit);
+  for (const char* op : {"Expm1", "Sinh", "Cosh", "Asinh"}) t[op] = unary_cases(any);
+  t["Log1p"] = unary_cases(pos);
+  t["Atanh"] = unary_cases(unit);
+  t["Acosh"] = unary_cases([](Shape s) { return InputSpec{std::move(s), Domain::AboveOne, true, {}}; });
+  t["Atan2"] = binary_cases(nonzero, nonzero);
+  // activations with kernels of their own (kinks at 0, and at 6 for Relu6, avoided)
+  for (const char* op : {"Elu", "Selu", "Relu6"}) t[op] = unary_cases(nonzero);
+  t["LeakyRelu"] = {{"alpha 0.2", {nonzero({2, 3})}, {}},
+                    {"alpha 1.5", {nonzero({2, 3})}, Attrs{{"alpha", 1.5}}},
+                    {"alpha -0.5", {nonzero({3})}, Attrs{{"alpha", -0.5}}}};
+  for (const char* op : {"EluGrad", "SeluGrad", "Relu6Grad"}) t[op] = binary_cases(any, nonzero);
+  t["LeakyReluGrad"] = {{"alpha 0.3", {any({2, 3}), nonzero({2, 3})}, Attrs{{"alpha", 0.3}}}};
   t["Xlogy"] = binary_cases(any, pos);
   t["Xlogy"].push_back({"x = 0 (constant): no gradient to y there", {fixed({3}, {0, 1.5, 0}), pos({3})}, {}});
   t["Xdivy"] = binary_cases(any, nonzero);
@@ -197,6 +210,21 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
   // ---- nn ----
   t["BiasAdd"] = {{"[2,3] + [3]", {any({2, 3}), any({3})}, {}}, {"[2,2,3] + [3]", {any({2, 2, 3}), any({3})}, {}}};
   t["BiasAddGrad"] = {{"[2,3]", {any({2, 3})}, {}}, {"[2,2,3]", {any({2, 2, 3})}, {}}};
+  // ---- einsum: contraction, reduction, transpose, trace/diagonal, un-tracing, batch broadcast ----
+  auto eq = [](const char* e) { return Attrs{{"equation", std::string(e)}}; };
+  t["Einsum"] = {{"ij,jk->ik", {any({2, 3}), any({3, 4})}, eq("ij,jk->ik")},
+                 {"bij,bjk->bik", {any({2, 2, 3}), any({2, 3, 2})}, eq("bij,bjk->bik")},
+                 {"ijk->ki (sums j away)", {any({2, 3, 2})}, eq("ijk->ki")},
+                 {"ij->ji", {any({2, 3})}, eq("ij->ji")},
+                 {"ii->i", {any({3, 3})}, eq("ii->i")},
+                 {"ii-> (trace)", {any({3, 3})}, eq("ii->")},
+                 {"i->ii", {any({3})}, eq("i->ii")},
+                 {"abc,cd->ad (b summed in x alone)", {any({2, 3, 2}), any({2, 2})}, eq("abc,cd->ad")},
+                 {"ii,i->i (diagonal times vector)", {any({3, 3}), any({3})}, eq("ii,i->i")},
+                 {"...ij,jk->...ik, batch on x only", {any({2, 2, 3}), any({3, 2})}, eq("...ij,jk->...ik")},
+                 {"...ij,...jk->...ik, batches [2,1] and [3]", {any({2, 1, 2, 3}), any({3, 3, 2})},
+                  eq("...ij,...jk->...ik")},
+                 {"i,j->ij (outer)", {any({3}), any({2})}, eq("i,j->ij")}};
   // ---- linalg ----
   t["MatMul"] = {{"[2,3]@[3,4]", {any({2, 3}), any({3, 4})}, {}},
                  {"transpose_a", {any({3, 2}), any({3, 4})}, Attrs{{"transpose_a", true}}},
@@ -236,6 +264,7 @@ TensorValue random_tensor(const InputSpec& s, std::mt19937_64& rng) {
       case Domain::Negative: d[i] = -0.5 - 1.5 * r; break;
       case Domain::AwayFromZero: d[i] = (u(rng) < 0.5 ? -1 : 1) * (0.3 + 1.7 * r); break;
       case Domain::Unit: d[i] = -0.9 + 1.8 * r; break;
+      case Domain::AboveOne: d[i] = 1.2 + 1.8 * r; break;
       case Domain::Bool: d[i] = r < 0.5 ? 0 : 1; break;
       case Domain::Index: d[i] = 0; break;
     }
@@ -590,6 +619,12 @@ TEST_CASE("second-order gradients match finite differences of the first", "[grad
       {"BiasAdd", {any({2, 3}), any({3})}, {}},
       {"Cumsum", {any({2, 3})}, Attrs{{"axis", int64_t{1}}, {"exclusive", true}}},
       {"ReverseV2", {any({2, 3})}, Attrs{{"axis", Ints{1}}}},
+      {"Einsum", {any({2, 3}), any({3, 2})}, Attrs{{"equation", std::string("ij,jk->ik")}}},
+      {"Elu", {nonzero({4})}, {}},
+      {"Selu", {nonzero({4})}, {}},
+      {"Log1p", {pos({3})}, {}},
+      {"Atan2", {nonzero({3}), nonzero({3})}, {}},
+      {"Einsum", {any({2, 3, 2})}, Attrs{{"equation", std::string("ijk->ki")}}},
   };
   std::mt19937_64 rng(7);
   std::normal_distribution<double> nd(0, 1);

@@ -319,3 +319,15 @@ TEST_CASE("backprop: tensors compare element-wise in `in` and cannot be dict key
   CHECK(error_of("d = {}\nd[tf.Variable(1.)] = 2\n") ==
         "TypeError: Variable is unhashable. Instead, use variable.ref() as the key.");
 }
+
+TEST_CASE("backprop: embedding_lookup's gradient is IndexedSlices; tf.gradients refuses eager mode", "[backprop]") {
+  // backprop_test's testAggregateGradients family looks embeddings up this way.
+  CHECK(out("emb = tf.Variable([[1., 2.], [3., 4.], [5., 6.]])\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = tf.reduce_sum(tf.nn.embedding_lookup(emb, [0, 2, 0]))\n"
+            "g = t.gradient(y, emb)\n"
+            "print(type(g).__name__, tf.convert_to_tensor(g).numpy().tolist())\n") ==
+        Lines{"IndexedSlices [[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]]"});
+  CHECK(error_of("x = tf.constant(1.)\ntf.gradients(x * x, x)\n") ==
+        "RuntimeError: tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.");
+}

@@ -551,3 +551,31 @@ TEST_CASE("semantics: tensor.ref() keys a dict by identity", "[semantics]") {
             "print(x.ref(), x.ref().deref() is x, v.ref() in [r for r in d])\n") ==
         Lines{"x v True False", "<Reference wrapping <tf.Tensor: shape=(), dtype=float32, numpy=1.0>> True True"});
 }
+
+TEST_CASE("semantics: tf.function and tf.custom_gradient on methods bind self", "[semantics]") {
+  // Function.__get__ / custom_gradient's Bind: the signature and the gradient's inputs
+  // are the arguments after self; each instance traces for itself.
+  CHECK(out("class N(tf.Module):\n"
+            "  def __init__(self, w):\n"
+            "    super().__init__()\n"
+            "    self.w = tf.Variable(w)\n"
+            "  @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])\n"
+            "  def __call__(self, x):\n"
+            "    return self.w * x\n"
+            "a, b = N(3.0), N(5.0)\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = a(tf.constant(2.0)) + b(tf.constant(2.0))\n"
+            "print(y.numpy(), [g.numpy() for g in t.gradient(y, [a.w, b.w])])\n"
+            "class Model:\n"
+            "  @tf.custom_gradient\n"
+            "  def multiply(self, x1, x2):\n"
+            "    def grad(dy):\n"
+            "      return (dy * x1, dy * x2)\n"
+            "    return x1 * x2, grad\n"
+            "x1, x2 = tf.constant(3.), tf.constant(5.)\n"
+            "with tf.GradientTape() as t:\n"
+            "  t.watch([x1, x2])\n"
+            "  y = Model().multiply(x1, x2)\n"
+            "print([g.numpy() for g in t.gradient(y, [x1, x2])])\n") ==
+        Lines{"16.0 [2.0, 2.0]", "[3.0, 5.0]"});
+}

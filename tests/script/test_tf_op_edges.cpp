@@ -1,0 +1,54 @@
+// Ops at the points TF's gradient tests probe: kinks, saturation, values near 0, infinities.
+// Each follows TF's own kernel (relu6/selu/elu/leaky_relu/softplus/log1p/...) or the
+// Python TF composes it in (reduce_logsumexp, norm, clip_by_global_norm).
+#include <catch2/catch.hpp>
+
+#include "script_test_util.h"
+
+// Values checked against TF's kernels computed in float32 (NumPy float32 arithmetic):
+// SeluGrad at -3 is (scale_alpha·(exp(-3) - 1) + scale_alpha) = 0.08753061; EluGrad at
+// -23 and -20 is 0 because exp(x) - 1 rounds to -1 in float32.
+TEST_CASE("op edges: activation gradients at their kinks follow TF's fused gradient ops", "[op-edges]") {
+  CHECK(out("x = tf.constant([0., 3., 6.])\n"
+            "with tf.GradientTape(persistent=True) as t:\n"
+            "  t.watch(x)\n"
+            "  r6 = tf.nn.relu6(x)\n"
+            "  s = tf.nn.selu(x - 3.)\n"
+            "  e = tf.nn.elu(x - 23.)\n"
+            "  l = tf.nn.leaky_relu(x - 3., alpha=2.0)\n"
+            "print(t.gradient(r6, x).numpy())\n"
+            "print(t.gradient(s, x).numpy())\n"
+            "print(t.gradient(e, x).numpy())\n"
+            "print(l.numpy(), t.gradient(l, x).numpy())\n"
+            "print(tf.nn.leaky_relu([1, -2]).numpy())\n") ==
+        Lines{"[0. 1. 0.]", "[0.08753061 1.050701   1.050701  ]", "[0.0000000e+00 0.0000000e+00 5.9604645e-08]",
+              "[-6.  0.  3.] [2. 2. 1.]", "[ 1.  -0.4]"});
+}
+
+TEST_CASE("op edges: log1p, expm1, sinh and softplus are exact where a composite rounds", "[op-edges]") {
+  CHECK(out("x = tf.constant([1e-10, 1e-5])\n"
+            "print(tf.math.log1p(x).numpy(), tf.math.expm1(x).numpy(), tf.sinh(x).numpy())\n"
+            "print(tf.nn.softplus([14., 16., -20.]).numpy())\n"
+            "print(tf.nn.sigmoid_cross_entropy_with_logits(labels=[1., 0.], logits=[20., -20.]).numpy())\n"
+            "print(tf.math.atan2(1., -1.).numpy(), tf.math.asinh(1.).numpy(), tf.math.atanh(0.5).numpy())\n") ==
+        Lines{"[1.00000e-10 9.99995e-06] [1.000000e-10 1.000005e-05] [1.e-10 1.e-05]",
+              "[1.4000000e+01 1.6000000e+01 2.0611537e-09]",
+              "[2.0611537e-09 2.0611537e-09]",
+              "2.3561945 0.8813736 0.54930615"});
+  CHECK(error_of("tf.nn.sigmoid_cross_entropy_with_logits(labels=[1., 0., 1.], logits=[[1.], [2.]])\n") ==
+        "ValueError: `logits` and `labels` must have the same shape, received ((2, 1) vs (3,)).");
+}
+
+TEST_CASE("op edges: logsumexp, norms and global-norm clipping with TF's guards", "[op-edges]") {
+  CHECK(out("inf = float('inf')\n"
+            "print(tf.reduce_logsumexp([-inf, -inf]).numpy(), tf.reduce_logsumexp([inf, 1.]).numpy())\n"
+            "m = tf.constant([[1., -2.], [3., 4.]])\n"
+            "print(tf.norm(m, ord=1, axis=[0, 1]).numpy(), tf.norm(m, ord=inf, axis=[0, 1]).numpy())\n"
+            "print(tf.norm(m, axis=[0, 1]).numpy(), tf.norm([1., 2.], ord=3).numpy(), tf.norm(m, ord=1, axis=1).numpy())\n"
+            "clipped, n = tf.clip_by_global_norm([[1., inf]], 1.)\n"
+            "print(clipped[0].numpy(), n.numpy())\n") ==
+        Lines{"-inf inf", "6.0 7.0", "5.477226 2.0800838 [3. 7.]", "[nan nan] inf"});
+  CHECK(error_of("tf.norm([1., 2.], ord=-1)\n") == "ValueError: 'ord' must be a supported vector norm, got -1");
+  CHECK(error_of("tf.norm(tf.ones([2, 2]), ord=2, axis=[0, 1])\n").find("is not supported in tape scripts") !=
+        std::string::npos);
+}
