@@ -25,9 +25,16 @@ DType dtype_of(const Inputs& in) { return in.empty() ? DType::Float32 : in[0]->d
 // TF's *GradGrad for the fused activation gradients: the gradient op again for the
 // upstream side, and for the activation side `where(mask, grad * dy, 0)` (or zeros).
 TensorId zeros_like(GradContext& c, TensorId t) { return c.op("ZerosLike", {t}); }
-// where(mask, grad · dy, 0), dy being the fused op's first input.
-TensorId select_grad(GradContext& c, TensorId mask, TensorId grad, TensorId like) {
-  return c.op("SelectV2", {mask, c.op("Mul", {grad, c.input(0)}), zeros_like(c, like)});
+// _EluGradGrad / _SeluGradGrad: for EluGrad(dy, y) the op itself again on the dy side,
+// and where(y < 0, grad · dy, 0) on the y side (their exp branch is linear in y).
+Grads exp_side_grad_grad(GradContext& c, const char* type) {
+  const TensorId a = c.input(1), gg = c.grad();
+  const TensorId mask = c.op("Less", {a, zero_like_scalar(c, a)});
+  return {if_needed(c, 0, [&] { return unbroadcast(c, c.op(type, {gg, a}), c.input(0)); }),
+          if_needed(c, 1, [&] {
+            const TensorId picked = c.op("SelectV2", {mask, c.op("Mul", {gg, c.input(0)}), zeros_like(c, a)});
+            return unbroadcast(c, picked, a);
+          })};
 }
 
 }  // namespace
@@ -46,12 +53,7 @@ void register_activation_ops() {
            const DType d = dtype_of(in);
            return one(binary_float("EluGrad", in, [d](double g, double a) { return a < 0 ? g * in_dtype(d, a + 1) : g; }));
          },
-         [](GradContext& c) -> Grads {
-           const TensorId a = c.input(1), gg = c.grad();
-           const TensorId mask = c.op("Less", {a, zero_like_scalar(c, a)});
-           return {if_needed(c, 0, [&] { return unbroadcast(c, c.op("EluGrad", {gg, a}), c.input(0)); }),
-                   if_needed(c, 1, [&] { return unbroadcast(c, select_grad(c, mask, gg, a), a); })};
-         },
+         [](GradContext& c) -> Grads { return exp_side_grad_grad(c, "EluGrad"); },
          "EluGrad(g, y): d/dg = EluGrad(·, y), d/dy = g' · g where y < 0");
 
   add_op("Selu",
@@ -72,12 +74,7 @@ void register_activation_ops() {
              return a < 0 ? g * in_dtype(d, a + scale_alpha) : g * scale;
            }));
          },
-         [](GradContext& c) -> Grads {
-           const TensorId a = c.input(1), gg = c.grad();
-           const TensorId mask = c.op("Less", {a, zero_like_scalar(c, a)});
-           return {if_needed(c, 0, [&] { return unbroadcast(c, c.op("SeluGrad", {gg, a}), c.input(0)); }),
-                   if_needed(c, 1, [&] { return unbroadcast(c, select_grad(c, mask, gg, a), a); })};
-         },
+         [](GradContext& c) -> Grads { return exp_side_grad_grad(c, "SeluGrad"); },
          "SeluGrad(g, y): d/dg = SeluGrad(·, y), d/dy = g' · g where y < 0");
 
   add_op("Relu6",
