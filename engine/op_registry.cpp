@@ -69,6 +69,7 @@ void register_all_ops() {
   register_nn_ops();
   register_einsum_ops();
   register_activation_ops();
+  register_diag_ops();
 }
 
 // --- GradContext ---

@@ -122,5 +122,6 @@ void register_scatter_ops();    // GatherNd, ScatterNd, TensorScatterUpdate/Add,
 void register_nn_ops();         // BiasAdd, BiasAddGrad
 void register_einsum_ops();     // Einsum
 void register_activation_ops(); // Elu, Selu, Relu6, LeakyRelu and their fused gradients
+void register_diag_ops();       // MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3
 
 }  // namespace ts

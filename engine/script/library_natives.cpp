@@ -711,6 +711,29 @@ void install_library_natives(Interpreter& in) {
     size_t k = 0;
     return map_structure(in, a.args.at(0), [&](const Value&) { return Value::tensor(outs[k++]); });
   });
+  def("_ts_raw_op", [](Interpreter& in, CallArgs& a) {
+    // _ts_raw_op(type, inputs, attrs, label): one engine op for the prelude's TF functions
+    // (attrs: ints, floats, bools, strings and int lists), its first output.
+    const std::string type = in.str(a.args.at(0));
+    std::vector<TensorId> inputs;
+    for (const Value& v : in.iterate(a.args.at(1))) inputs.push_back(in.to_tensor(v));
+    Attrs attrs;
+    const DictObj* d = a.args.at(2).as<DictObj>();
+    if (!d) in.raise("TypeError", "_ts_raw_op needs a dict of attrs");
+    for (const auto& [k, v] : d->items) {
+      const std::string key = in.str(k);
+      if (v.kind == VKind::Bool) attrs.set(key, v.b);
+      else if (v.kind == VKind::Int) attrs.set(key, v.i);
+      else if (v.kind == VKind::Float) attrs.set(key, v.f);
+      else if (v.kind == VKind::Str) attrs.set(key, v.as_str());
+      else {
+        std::vector<int64_t> ints;
+        for (const Value& e : in.iterate(v)) ints.push_back(e.kind == VKind::Int ? e.i : static_cast<int64_t>(e.as_double()));
+        attrs.set(key, ints);
+      }
+    }
+    return Value::tensor(in.engine().execute1(type, inputs, attrs, in.str(a.args.at(3))));
+  });
   def("_ts_softmax_xent", [](Interpreter& in, CallArgs& a) {
     // TF's fused op on [batch, classes] logits and labels; the script keeps the loss.
     const Value& x = a.args.at(0);

@@ -132,6 +132,12 @@ void install_plt_module(Interpreter& in) {
   });
   in.register_module("matplotlib.pyplot", plt);
   in.register_module("plt", plt);
+  // `import matplotlib as mpl` (the guide's setup cell): pyplot, and rcParams to set
+  // figure options the plot view ignores.
+  auto mpl = std::make_shared<ModuleObj>("matplotlib");
+  mpl->attrs.set("pyplot", Value::object(plt));
+  mpl->attrs.set("rcParams", in.make_dict());
+  in.register_module("matplotlib", mpl);
 }
 
 }  // namespace ts::script

@@ -1631,7 +1631,143 @@ def _gradients(ys, xs, grad_ys=None, name='gradients', gate_gradients=False, agg
     raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.")
 
 
+def _diag(diagonal, name='diag', k=0, num_rows=-1, num_cols=-1, padding_value=0, align='RIGHT_LEFT'):
+    if k != 0:
+        raise ValueError("tf.linalg.diag with k != 0 (an off-diagonal) is not supported in tape scripts")
+    return _ts_raw_op('MatrixDiagV3', [diagonal], {'num_rows': num_rows, 'num_cols': num_cols,
+                                                   'padding_value': float(padding_value)}, 'tf.linalg.diag')
+
+
+def _diag_part(input, name='diag_part', k=0, padding_value=0, align='RIGHT_LEFT'):
+    if k != 0:
+        raise ValueError("tf.linalg.diag_part with k != 0 (an off-diagonal) is not supported in tape scripts")
+    return _ts_raw_op('MatrixDiagPartV3', [input], {}, 'tf.linalg.diag_part')
+
+
+def _set_diag(input, diagonal, name='set_diag', k=0, align='RIGHT_LEFT'):
+    if k != 0:
+        raise ValueError("tf.linalg.set_diag with k != 0 (an off-diagonal) is not supported in tape scripts")
+    input = tf.convert_to_tensor(input)
+    return _ts_raw_op('MatrixSetDiagV3', [input, tf.convert_to_tensor(diagonal, dtype=input.dtype)], {},
+                      'tf.linalg.set_diag')
+
+
+def _trace(x, name=None):
+    # linalg_ops.trace: the sum of the diagonal.
+    return tf.reduce_sum(_diag_part(x), [-1])
+
+
+def _matrix_transpose(a, name='matrix_transpose', conjugate=False):
+    a = tf.convert_to_tensor(a)
+    rank = len(a.shape)
+    if rank < 2:
+        raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {a} with shape: {a.shape}")
+    return tf.transpose(a, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def _matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    output = tf.matmul(a, tf.expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a)
+    return tf.squeeze(output, -1)
+
+
+def _tensordot(a, b, axes, name=None):
+    # math_ops.tensordot: free axes first, contracted axes last (and first for b), one matmul.
+    a = tf.convert_to_tensor(a)
+    b = tf.convert_to_tensor(b)
+    rank_a = len(a.shape)
+    rank_b = len(b.shape)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"'axes' must be at least 0, got {axes}.")
+        a_axes = list(range(rank_a - axes, rank_a))
+        b_axes = list(range(axes))
+    else:
+        if len(axes) != 2:
+            raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
+        a_axes = axes[0]
+        b_axes = axes[1]
+        if isinstance(a_axes, int):
+            a_axes = [a_axes]
+        if isinstance(b_axes, int):
+            b_axes = [b_axes]
+        a_axes = [i % rank_a if rank_a else i for i in a_axes]
+        b_axes = [i % rank_b if rank_b else i for i in b_axes]
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f"Different number of contraction axes `a` and `b`, {len(a_axes)} != {len(b_axes)}.")
+    free_a = [i for i in range(rank_a) if i not in a_axes]
+    free_b = [i for i in range(rank_b) if i not in b_axes]
+    free_dims = [a.shape[i] for i in free_a] + [b.shape[i] for i in free_b]
+    n_free_a = 1
+    for i in free_a:
+        n_free_a = n_free_a * a.shape[i]
+    n_sum = 1
+    for i in a_axes:
+        n_sum = n_sum * a.shape[i]
+    n_free_b = 1
+    for i in free_b:
+        n_free_b = n_free_b * b.shape[i]
+    perm_a = free_a + a_axes
+    if perm_a != list(range(rank_a)):
+        a = tf.transpose(a, perm_a)
+    perm_b = b_axes + free_b
+    if perm_b != list(range(rank_b)):
+        b = tf.transpose(b, perm_b)
+    product = tf.matmul(tf.reshape(a, [n_free_a, n_sum]), tf.reshape(b, [n_sum, n_free_b]))
+    return tf.reshape(product, free_dims)
+
+
+def _scalar_mul(scalar, x, name=None):
+    return tf.multiply(scalar, x)
+
+
+def _softsign(features, name=None):
+    features = tf.convert_to_tensor(features)
+    return features / (1 + tf.abs(features))
+
+
+def _recompute_grad(f):
+    # custom_gradient's recompute_grad: the forward pass as usual; the backward pass runs
+    # f again under a tape of its own and differentiates that (the activations are not kept).
+    @tf.custom_gradient
+    def inner(*args, **kwargs):
+        result = f(*args, **kwargs)
+
+        def grad_wrapper(*dresult, variables=None):
+            with tf.GradientTape() as t:
+                id_args = [tf.identity(a) for a in args]
+                t.watch(id_args)
+                if variables is not None:
+                    t.watch(variables)
+                recomputed = f(*id_args, **kwargs)
+            kw_vars = []
+            if variables is not None:
+                kw_vars = list(variables)
+            upstream = dresult[0] if len(dresult) == 1 else list(dresult)
+            grads = t.gradient(recomputed, id_args + kw_vars, output_gradients=upstream,
+                               unconnected_gradients=tf.UnconnectedGradients.ZERO)
+            if variables is None:
+                return grads[:len(id_args)]
+            return grads[:len(id_args)], grads[len(id_args):]
+
+        return result, grad_wrapper
+
+    return inner
+
+
 tf.nn.embedding_lookup = _embedding_lookup
+tf.linalg.diag = _diag
+tf.linalg.diag_part = _diag_part
+tf.linalg.set_diag = _set_diag
+tf.linalg.trace = _trace
+tf.linalg.matrix_transpose = _matrix_transpose
+tf.linalg.matvec = _matvec
+tf.tensordot = _tensordot
+tf.linalg.tensordot = _tensordot
+tf.scalar_mul = _scalar_mul
+tf.math.scalar_mul = _scalar_mul
+tf.nn.softsign = _softsign
+tf.math.softsign = _softsign
+tf.recompute_grad = _recompute_grad
 tf.gradients = _gradients
 tf.math.tan = _tan
 tf.math.rsqrt = _rsqrt

@@ -225,6 +225,13 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
                  {"...ij,...jk->...ik, batches [2,1] and [3]", {any({2, 1, 2, 3}), any({3, 3, 2})},
                   eq("...ij,...jk->...ik")},
                  {"i,j->ij (outer)", {any({3}), any({2})}, eq("i,j->ij")}};
+  // ---- diagonals ----
+  t["MatrixDiagV3"] = {{"[3]", {any({3})}, {}},
+                       {"batch [2,3]", {any({2, 3})}, {}},
+                       {"[2] into 2x3", {any({2})}, Attrs{{"num_rows", int64_t{2}}, {"num_cols", int64_t{3}}}}};
+  t["MatrixDiagPartV3"] = {{"[3,3]", {any({3, 3})}, {}}, {"[2,3,2]", {any({2, 3, 2})}, {}}};
+  t["MatrixSetDiagV3"] = {{"[2,3] with [2]", {any({2, 3}), any({2})}, {}},
+                          {"batch [2,2,2] with [2,2]", {any({2, 2, 2}), any({2, 2})}, {}}};
   // ---- linalg ----
   t["MatMul"] = {{"[2,3]@[3,4]", {any({2, 3}), any({3, 4})}, {}},
                  {"transpose_a", {any({3, 2}), any({3, 4})}, Attrs{{"transpose_a", true}}},
