@@ -23,6 +23,13 @@ int64_t batch_count(const Shape& s, size_t inner_dims) {
 
 TensorId diag_part(GradContext& c, TensorId m) { return c.op("MatrixDiagPartV3", {m}); }
 
+// TF registers these kernels for the POD types: numbers and bool, not strings.
+void expect_pod(std::string_view op, const TensorValue& t) {
+  if (t.dtype == DType::String || t.dtype == DType::Resource)
+    throw TfError("NotFoundError", "Could not find device for node: {{node " + std::string(op) + "}} = " +
+                                       std::string(op) + "[T=" + dtype_kernel_name(t.dtype) + "] [Op:" + std::string(op) + "]");
+}
+
 }  // namespace
 
 void register_diag_ops() {
@@ -31,6 +38,7 @@ void register_diag_ops() {
            static constexpr std::string_view op = "MatrixDiagV3";
            expect_arity(op, in, 1);
            const TensorValue& d = *in[0];
+           expect_pod(op, d);
            if (d.rank() < 1) invalid_argument(op, "diagonal must be at least 1-dim, received shape: " + shape_list_str(d.shape));
            const int64_t n = d.shape.back();
            int64_t rows = attrs.get_int("num_rows", -1), cols = attrs.get_int("num_cols", -1);
@@ -57,6 +65,7 @@ void register_diag_ops() {
            static constexpr std::string_view op = "MatrixDiagPartV3";
            expect_arity(op, in, 1);
            const TensorValue& m = *in[0];
+           expect_pod(op, m);
            if (m.rank() < 2) invalid_argument(op, "input must be at least 2-dim, received shape: " + shape_list_str(m.shape));
            const int64_t rows = m.shape[m.shape.size() - 2], cols = m.shape.back(), n = std::min(rows, cols);
            Shape out(m.shape.begin(), m.shape.end() - 1);
@@ -82,6 +91,7 @@ void register_diag_ops() {
            expect_same_dtype(op, in);
            const TensorValue& m = *in[0];
            const TensorValue& d = *in[1];
+           expect_pod(op, m);
            if (m.rank() < 2) invalid_argument(op, "input must be at least 2-dim, received shape: " + shape_list_str(m.shape));
            const int64_t rows = m.shape[m.shape.size() - 2], cols = m.shape.back(), n = std::min(rows, cols);
            Shape want(m.shape.begin(), m.shape.end() - 1);

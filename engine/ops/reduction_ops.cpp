@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ordered_sum.h"
 #include "kernel_util.h"
 
 namespace ts {
@@ -58,6 +59,11 @@ TensorValue reduce(std::string_view op, Reduce kind, const Inputs& in, const Att
       if (kind == Reduce::Mean) s = r.count == 0 ? 0 : s / r.count;  // integer mean truncates, as TF's
       acc[k] = int_result(s, x.dtype);
     }
+  } else if ((x.dtype == DType::Float32 || x.dtype == DType::Float64) && n_out > 0) {
+    // Added in the kernel's order, rounding as it goes (TF's Eigen, or NumPy's for np.*).
+    acc = ordered_sums(x, r.reduced, attrs.get_bool("_numpy_order") ? SumOrder::NumPy : SumOrder::Eigen);
+    if (kind == Reduce::Mean)
+      acc /= x.dtype == DType::Float64 ? static_cast<double>(r.count) : static_cast<double>(static_cast<float>(r.count));
   } else {
     acc = Eigen::ArrayXd::Zero(n_out);
     if (n_out == 0) {

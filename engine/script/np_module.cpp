@@ -203,7 +203,7 @@ Value np_reduce(Interpreter& in, Reduction kind, const Value& v, const Value& ax
     in.raise("ValueError", std::string("zero-size array to reduction operation ") +
                                (kind == Reduction::Max ? "maximum" : "minimum") + " which has no identity");
   if (x.rank() == 0) return host_result(in, label, {&a}, x);
-  Attrs attrs{{"keepdims", keepdims}};
+  Attrs attrs{{"keepdims", keepdims}, {"_numpy_order", true}};
   if (!axes.empty()) attrs.set("axis", axes);
   const char* kernel = kind == Reduction::Sum ? "Sum" : kind == Reduction::Mean ? "Mean" : kind == Reduction::Max ? "Max" : "Min";
   TensorValue r = run_kernel(kernel, {&x}, attrs);

@@ -52,3 +52,20 @@ TEST_CASE("op edges: logsumexp, norms and global-norm clipping with TF's guards"
   CHECK(error_of("tf.norm(tf.ones([2, 2]), ord=2, axis=[0, 1])\n").find("is not supported in tape scripts") !=
         std::string::npos);
 }
+
+TEST_CASE("op edges: float32 sums round as they add, in TF's and NumPy's order", "[op-edges]") {
+  // TF's Eigen adds fewer than 8 values one by one in float32: 1.1 + 2.2 + 3.3 is
+  // 6.6000004. NumPy's pairwise sum gives the same for short arrays; for 11 values its
+  // 8 accumulators give 6.6; ten float64 0.1s sum to 1.0, where Python's sequential sum
+  // gives 0.9999999999999999 (all checked against NumPy 1.24 here).
+  CHECK(out("print(tf.reduce_sum(tf.constant([1.1, 2.2, 3.3])))\n"
+            "print(np.sum(np.array([1.1, 2.2, 3.3], dtype=np.float32)))\n"
+            "x = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1], dtype=np.float32)\n"
+            "print(np.sum(x))\n"
+            "m = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / np.float32(7)\n"
+            "print(m.sum(0), m.sum(1), m.sum())\n"
+            "print(np.sum(np.full(10, 0.1)), sum([0.1] * 10), np.sum(np.arange(20, dtype=np.float64) / 3.0))\n") ==
+        Lines{"tf.Tensor(6.6000004, shape=(), dtype=float32)", "6.6000004", "6.6",
+              "[2.142857  2.5714288 3.        3.4285717] [1.4285715 3.7142859 6.       ] 11.142857",
+              "1.0 0.9999999999999999 63.333333333333336"});
+}
