@@ -457,6 +457,11 @@ class Model(Layer):
         self.optimizer = _optimizer_get(optimizer)
         self.loss = loss
 
+    @property
+    def layers(self):
+        # Model.layers: the layers it tracks as attributes, in order (not nested ones).
+        return self._ts_sublayers()
+
     def summary(self):
         print(f'Model: "{self.name}"')
 
@@ -485,7 +490,7 @@ def _keras_input(shape=None, batch_size=None, dtype=None, sparse=None, batch_sha
 class Sequential(Model):
     def __init__(self, layers=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        self.layers = []
+        self._ts_layers = []
         self._ts_input_shape = None
         if layers is not None:
             for layer in layers:
@@ -495,10 +500,21 @@ class Sequential(Model):
         if isinstance(layer, _KerasInput):
             self._ts_input_shape = layer.shape
             return
-        if len(self.layers) == 0 and self._ts_input_shape is None and getattr(layer, '_ts_input_shape_arg', None) is not None:
+        if len(self._ts_layers) == 0 and self._ts_input_shape is None and getattr(layer, '_ts_input_shape_arg', None) is not None:
             self._ts_input_shape = (None,) + layer._ts_input_shape_arg
-        self.layers.append(layer)
+        self._ts_layers.append(layer)
         self._ts_maybe_build()
+
+    @property
+    def layers(self):
+        return list(self._ts_layers)
+
+    def build(self, input_shape=None):
+        # Sequential.build(input_shape): each layer is built in turn, as on a first call.
+        if input_shape is not None and self._ts_input_shape is None:
+            self._ts_input_shape = tuple(input_shape)
+            self._ts_maybe_build()
+        self.built = True
 
     def _ts_maybe_build(self):
         # Keras 3 builds a Sequential model with a known input shape at once: each
@@ -510,7 +526,7 @@ class Sequential(Model):
         shape = self._ts_input_shape
         pushed = _ts_enter_scope(self)
         try:
-            for layer in self.layers:
+            for layer in self._ts_layers:
                 if not layer.built:
                     if getattr(layer, '_ts_parent_path', None) is None:
                         layer._ts_parent_path = _ts_current_path()
@@ -530,7 +546,7 @@ class Sequential(Model):
     def call(self, inputs, training=None):
         # Keras passes `training` on; Layer.__call__ drops it for a layer whose call has none.
         x = inputs
-        for layer in self.layers:
+        for layer in self._ts_layers:
             x = layer(x, training=training)
         return x
 
@@ -844,10 +860,24 @@ losses.sparse_categorical_crossentropy = sparse_categorical_crossentropy
 class Optimizer:
     __module__ = 'keras.src.optimizers.optimizer'
 
-    def __init__(self, learning_rate=0.001, name=None, **kwargs):
+    def __init__(self, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
+        if kwargs.pop('decay', None) is not None:
+            _ts_warn('UserWarning', "Argument `decay` is no longer supported and will be ignored.")
+        if len(kwargs) > 0:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
         if name is None:
             name = _ts_snake(type(self).__name__)
         self.name = name
+        if use_ema or loss_scale_factor is not None or gradient_accumulation_steps is not None:
+            raise ValueError("use_ema, loss_scale_factor and gradient_accumulation_steps are not supported in tape scripts")
+        if len([c for c in [clipnorm, clipvalue, global_clipnorm] if c is not None]) > 1:
+            raise ValueError(f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
+        self.weight_decay = weight_decay
+        self.clipnorm = clipnorm
+        self.clipvalue = clipvalue
+        self.global_clipnorm = global_clipnorm
         # Keras 3: an int64 Variable "<name>/iteration", then the learning rate as a
         # float32 Variable "<name>/learning_rate", neither trainable.
         scope = name
@@ -905,24 +935,48 @@ class Optimizer:
                 if not any([v is k for k in self._ts_built_with]):
                     raise ValueError(f"Unknown variable: {v}. This optimizer can only be called for the variables it was originally built with. When working with a new set of variables, you should recreate a new optimizer instance.")
         kept = self._ts_filter(pairs)
+        grads = self._ts_clip([g for g, v in kept])
+        kept = list(zip(grads, [v for g, v in kept]))
+        if self.weight_decay is not None:
+            # _apply_weight_decay: v -= v * wd * lr, before the update
+            for g, v in kept:
+                lr = tf.cast(self.learning_rate, v.dtype)
+                wd = tf.cast(self.weight_decay, v.dtype)
+                v.assign(v - v * wd * lr)
         self.iterations.assign_add(1)
         for g, v in kept:
             self._ts_update(g, v)
         return self.iterations
 
+    def _ts_clip(self, grads):
+        # BaseOptimizer._clip_gradients
+        if self.clipnorm is not None and self.clipnorm > 0:
+            out = []
+            for g in grads:
+                l2sum = tf.reduce_sum(tf.square(g), None, keepdims=True)
+                pred = l2sum > 0
+                l2sum_safe = tf.where(pred, l2sum, tf.ones_like(l2sum))
+                l2norm = tf.where(pred, tf.sqrt(l2sum_safe), l2sum)
+                out.append(tf.convert_to_tensor(g * self.clipnorm) / tf.maximum(l2norm, self.clipnorm))
+            return out
+        if self.global_clipnorm is not None and self.global_clipnorm > 0:
+            use_norm = tf.sqrt(tf.reduce_sum(tf.stack([tf.reduce_sum(tf.square(g)) for g in grads])))
+            scale_for_finite = self.global_clipnorm * tf.minimum(1.0 / use_norm, 1.0 / self.global_clipnorm)
+            scale = scale_for_finite + (use_norm - use_norm)
+            return [g * scale for g in grads]
+        if self.clipvalue is not None and self.clipvalue > 0:
+            return [tf.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        return grads
+
     def apply(self, grads, trainable_variables=None):
         return self.apply_gradients(zip(grads, trainable_variables))
-
-    def minimize(self, loss, var_list, tape=None):
-        grads = tape.gradient(loss, var_list)
-        return self.apply_gradients(zip(grads, var_list))
 
 
 class SGD(Optimizer):
     __module__ = 'keras.src.optimizers.sgd'
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name or 'SGD')
+        super().__init__(learning_rate=learning_rate, name=name or 'SGD', **kwargs)
         self.momentum = momentum
         self.nesterov = nesterov
 
@@ -946,19 +1000,21 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     __module__ = 'keras.src.optimizers.adam'
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name or 'adam')
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07, amsgrad=False, name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name or 'adam', **kwargs)
         self.beta_1 = beta_1
         self.beta_2 = beta_2
         self.epsilon = epsilon
+        self.amsgrad = amsgrad
 
     def _ts_update(self, g, v):
         key = _ts_key(v)
         slots = self._ts_slots.get(key, None)
         if slots is None:
-            slots = [tf.zeros_like(g), tf.zeros_like(g)]
+            slots = [tf.zeros_like(g), tf.zeros_like(g), tf.zeros_like(g)]
         m = slots[0]
         u = slots[1]
+        u_hat = slots[2]
         dtype = v.dtype
         lr = tf.cast(self.learning_rate, dtype)
         local_step = tf.cast(self.iterations, dtype)
@@ -967,7 +1023,12 @@ class Adam(Optimizer):
         alpha = lr * tf.sqrt(1 - beta_2_power) / (1 - beta_1_power)
         m = m + (g - m) * (1 - self.beta_1)
         u = u + (tf.square(g) - u) * (1 - self.beta_2)
-        self._ts_slots[key] = [m, u]
+        if self.amsgrad:
+            u_hat = tf.maximum(u_hat, u)
+            self._ts_slots[key] = [m, u, u_hat]
+            v.assign_sub((m * alpha) / (tf.sqrt(u_hat) + self.epsilon))
+            return
+        self._ts_slots[key] = [m, u, u_hat]
         v.assign_sub((m * alpha) / (tf.sqrt(u) + self.epsilon))
 
 

@@ -532,3 +532,47 @@ TEST_CASE("library: Flatten, Dropout, Activation and ReLU layers; Sequential pas
         "ValueError: Invalid value received for argument `rate`. Expected a float value between 0 and 1. Received: "
         "rate=1.5");
 }
+
+TEST_CASE("library: Keras 3.7 optimizer options clip, decay and amsgrad as BaseOptimizer does", "[library][keras]") {
+  // Values from Keras 3.7's formulas in float32 (checked with NumPy float32 arithmetic).
+  CHECK(out("def step(opt, w, scale=1.0):\n"
+            "  with tf.GradientTape() as tape:\n"
+            "    loss = tf.reduce_sum(w * w) * scale\n"
+            "  opt.apply_gradients(zip(tape.gradient(loss, [w]), [w]))\n"
+            "  return w.numpy()\n"
+            "print(step(tf.keras.optimizers.SGD(0.1, clipnorm=1.0), tf.Variable([3.0, 4.0])))\n"
+            "print(step(tf.keras.optimizers.SGD(0.1, clipvalue=0.5), tf.Variable([3.0, 0.1])))\n"
+            "print(step(tf.keras.optimizers.SGD(0.1, global_clipnorm=1.0), tf.Variable([3.0, 4.0])))\n"
+            "print(step(tf.keras.optimizers.SGD(0.1, weight_decay=0.5), tf.Variable([1.0, -2.0]), 0.0))\n"
+            "opt = tf.keras.optimizers.Adam(0.1, amsgrad=True)\n"
+            "w = tf.Variable(1.0)\n"
+            "print([step(opt, w, s) for s in [1.0, 0.01, 0.01]])\n"
+            "print(hasattr(opt, 'minimize'))\n") ==
+        Lines{"[2.94 3.92]", "[2.95 0.08]", "[2.94 3.92]", "[ 0.95 -1.9 ]", "[0.9000008, 0.83235955, 0.77956676]",
+              "False"});
+  CHECK(error_of("tf.keras.optimizers.SGD(0.1, clipnorm=1.0, clipvalue=1.0)\n") ==
+        "ValueError: Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: clipnorm=1.0, "
+        "clipvalue=1.0, global_clipnorm=None");
+  CHECK(error_of("tf.keras.optimizers.Adam(0.1, bogus=1)\n") == "ValueError: Argument(s) not recognized: {'bogus': 1}");
+}
+
+TEST_CASE("library: Model.layers lists a model's own layers; Sequential.build builds them", "[library][keras]") {
+  CHECK(out("class Net(tf.keras.Model):\n"
+            "  def __init__(self):\n"
+            "    super().__init__()\n"
+            "    self.d1 = tf.keras.layers.Dense(2)\n"
+            "    self.d2 = tf.keras.layers.Dense(1)\n"
+            "  def call(self, x):\n"
+            "    return self.d2(self.d1(x))\n"
+            "net = Net()\n"
+            "net(tf.ones((1, 3)))\n"
+            "print(net.layers)\n"
+            "seq = tf.keras.Sequential([tf.keras.layers.Dense(2), tf.keras.layers.Dense(1)])\n"
+            "seq.build((None, 4))\n"
+            "print(seq.built, [v.path for v in seq.weights])\n"
+            "print([tuple(v.shape) for v in seq.weights], len(seq.layers))\n") ==
+        Lines{"[<Dense name=dense, built=True>, <Dense name=dense_1, built=True>]",
+              "True ['sequential/dense_2/kernel', 'sequential/dense_2/bias', 'sequential/dense_3/kernel', "
+              "'sequential/dense_3/bias']",
+              "[(4, 2), (2,), (2, 1), (1,)] 2"});
+}
