@@ -375,12 +375,41 @@ Value while_eager(Interpreter& in, const Value& cond, const Value& body, Value l
   return loop_vars;
 }
 
+// while_v2's checks of the traced body against the loop vars: the shapes first
+// (_check_shapes_compat, no shape_invariants), then the dtypes
+// (_check_inputs_outputs_types_match). Eager loops check neither; given shape_invariants
+// (not modelled: shapes here are always the run's), the shapes go unchecked.
+void check_first_iteration(Interpreter& in, const Value& vars, const std::vector<Value>& outs, bool check_shapes) {
+  std::vector<Value> ins;
+  flatten_nest(in, vars, ins);
+  Engine& e = in.engine();
+  auto name = [&](const Value& v) { return graph_tensor_name(in, v.id).value_or("loop_var:0"); };
+  for (size_t i = 0; i < ins.size() && i < outs.size(); ++i) {
+    if (ins[i].kind != VKind::Tensor || outs[i].kind != VKind::Tensor) continue;
+    const Shape& a = e.value(ins[i].id).shape;
+    const Shape& b = e.value(outs[i].id).shape;
+    if (check_shapes && a != b)
+      in.raise("ValueError", "Input tensor `" + name(ins[i]) + "` enters the loop with shape " + format_shape(a) +
+                                 ", but has shape " + format_shape(b) +
+                                 " after one iteration. To allow the shape to vary across iterations, use the "
+                                 "`shape_invariants` argument of tf.while_loop to specify a less-specific shape.");
+  }
+  for (size_t i = 0; i < ins.size() && i < outs.size(); ++i) {
+    if (ins[i].kind != VKind::Tensor || outs[i].kind != VKind::Tensor) continue;
+    const DType a = e.value(ins[i].id).dtype, b = e.value(outs[i].id).dtype;
+    if (a != b)
+      in.raise("TypeError", "Loop var " + name(ins[i]) + " enters the loop with type <dtype: '" + std::string(dtype_name(a)) +
+                                "'> but has type <dtype: '" + std::string(dtype_name(b)) + "'> after 1 iteration. " + name(ins[i]) +
+                                " type should remain constant.");
+  }
+}
+
 // while_v2 (inside a tf.function): its structure rules over an unrolled run. The result
 // has the structure of loop_vars (return_same_structure); the body's Python side effects
 // happen once while tracing (it is traced once), and a loop that does not run still
 // traces its body (in shadow: its state changes do not happen).
 Value while_graph(Interpreter& in, const Value& cond, const Value& body, Value loop_vars,
-                  const std::optional<int64_t>& maximum_iterations, bool back_prop) {
+                  const std::optional<int64_t>& maximum_iterations, bool back_prop, bool shape_invariants) {
   const Value orig = loop_vars;
   in.call(in.builtins()->vars.at("len"), {orig});  // len(orig_loop_vars)
   loop_vars = map_nest(in, loop_vars, [&in](const Value& x) -> Value {
@@ -393,6 +422,7 @@ Value while_graph(Interpreter& in, const Value& cond, const Value& body, Value l
   const size_t body_begin = in.engine().log().tensors.size();
   int64_t counter = 0;
   size_t iterations = 0;
+  bool checked = false;
   ScopedCount quiet;  // a traced body runs its Python once
   auto run_body = [&](const Value& vars) {
     Value out = unpack_call(in, body, vars);
@@ -406,6 +436,10 @@ Value while_graph(Interpreter& in, const Value& cond, const Value& body, Value l
     flatten_nest(in, out, flat);
     for (Value& x : flat)
       if (x.kind != VKind::Tensor && !x.is_none()) x = Value::tensor(in.to_tensor(x));
+    if (tracing && !checked) {
+      checked = true;
+      check_first_iteration(in, vars, flat, !shape_invariants);
+    }
     size_t pos = 0;
     return pack_nest(in, orig, flat, pos);  // packed as loop_vars_signature
   };
@@ -475,7 +509,7 @@ Value tf_while_loop(Interpreter& in, CallArgs& a) {
   };
   if (in.in_tf_function()) {
     read_maximum();
-    return while_graph(in, cond, body, loop_vars, maximum_iterations, back_prop);
+    return while_graph(in, cond, body, loop_vars, maximum_iterations, back_prop, args.has(3));
   }
   // Eagerly `not loop_vars` comes before maximum_iterations is read.
   if (!in.truthy(loop_vars)) in.raise("ValueError", "'loop_vars' must be provided.");

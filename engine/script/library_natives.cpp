@@ -501,6 +501,7 @@ Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_sign
     }
     const bool first_call = st->trace_count == 0 && tracing;
     bool non_first_creation = false;
+    bool converting = false;
     const size_t variables_before = in.engine().log().variables.size();
     try {
       {
@@ -527,7 +528,9 @@ Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_sign
         captures = second;  // later calls run this trace (the one without variable creation)
       }
       // func_graph's convert(): every output becomes a tensor (a variable is read, a
-      // Python number is a constant); None stays None; anything else is refused.
+      // Python number is a constant); None stays None; anything else is refused, by
+      // TF's graph building after the body returned (not an error of the user's code).
+      converting = true;
       const Value fn = st->fn;
       result = map_structure(in, result, [&in, &fn](const Value& v) -> Value {
         if (v.is_none() || v.kind == VKind::Tensor) return v;
@@ -540,7 +543,7 @@ Value make_tf_function(Interpreter& in, const Value& fn, const Value& input_sign
       if (tracing) trace_finish(in);
     } catch (const PyException& e) {
       in.engine().function_call_end(call, {});
-      if (tracing && e.message.rfind("in user code:", 0) != 0) {
+      if (tracing && !converting && e.message.rfind("in user code:", 0) != 0) {
         PyException wrapped = e;
         wrapped.message = autograph_message(in, e, st->name);
         wrapped.exc = in.make_exception(e.type, wrapped.message);

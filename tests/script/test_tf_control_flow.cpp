@@ -313,3 +313,21 @@ TEST_CASE("the untaken branch of a traced cond is traced, not run: value errors 
                   "    len(graphs[0].outputs): 1\n"
                   "    len(graphs[1].outputs): 0") != std::string::npos);
 }
+
+TEST_CASE("control flow: a traced while_loop keeps its loop vars' dtype and shape; eager loops do not check", "[control_flow]") {
+  // while_v2_test's testVerifyInputOutputTypesMatch and the shape check of
+  // _check_shapes_compat, inside a tf.function; the same loops run eagerly.
+  const std::string body = "def c(x):\n  return tf.reduce_sum(x) < 10\n"
+                           "def to64(x):\n  return tf.cast(x, tf.float64) + 1\n"
+                           "def grow(x):\n  return tf.expand_dims(x, 0)\n";
+  CHECK(error_of(body + "@tf.function\ndef f():\n  return tf.while_loop(c, to64, [tf.constant(1.0)])\nf()\n")
+            .find("TypeError: Loop var Const:0 enters the loop with type <dtype: 'float32'> but has type <dtype: "
+                  "'float64'> after 1 iteration. Const:0 type should remain constant.") != std::string::npos);
+  CHECK(error_of(body + "@tf.function\ndef f():\n  return tf.while_loop(c, grow, [tf.constant([1.0])])\nf()\n")
+            .find("ValueError: Input tensor `Const:0` enters the loop with shape (1,), but has shape (1, 1) after one "
+                  "iteration.") != std::string::npos);
+  CHECK(out(body + "print(tf.while_loop(c, to64, [tf.constant(1.0)])[0].dtype)\n") == Lines{"<dtype: 'float64'>"});
+  // A non-tensor result is refused by graph building after the body, not in user code.
+  CHECK(error_of("@tf.function\ndef f(x):\n  return x, object()\nf(tf.constant(1.0))\n")
+            .rfind("TypeError: To be compatible with tf.function, Python functions must return zero or more Tensors", 0) == 0);
+}
