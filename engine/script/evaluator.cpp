@@ -1340,9 +1340,9 @@ namespace {
 bool known_unsupported(const std::string& module, const std::string& name) {
   static const std::map<std::string, std::set<std::string>> known = {
       {"tensorflow",
-       {"TensorArray", "map_fn", "vectorized_map", "IndexedSlices", "sparse", "RaggedTensor", "ragged",
+       {"TensorArray", "IndexedSlices", "sparse", "RaggedTensor", "ragged",
         "hessians", "autodiff", "debugging", "test", "sort", "argsort", "repeat", "roll", "unique", "meshgrid",
-        "searchsorted", "boolean_mask", "scan", "foldl", "foldr", "py_function", "numpy_function", "switch_case",
+        "searchsorted", "boolean_mask", "scan", "foldl", "foldr", "py_function", "numpy_function",
         "case", "RegisterGradient", "no_gradient", "GradientTape2", "saved_model", "train",
         "summary", "io", "image", "signal", "strings", "lookup", "distribute", "experimental", "estimator",
         "SparseTensor", "Graph", "compat", "queue", "audio", "bitwise", "quantization", "tpu", "xla", "dtypes_v1",

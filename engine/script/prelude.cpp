@@ -1815,7 +1815,58 @@ def _recompute_grad(f):
     return inner
 
 
+def _map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+            infer_shape=True, name=None, fn_output_signature=None):
+    # map_fn's values: fn on each slice along axis 0 of every tensor in elems, the
+    # results stacked (TF runs a while_loop over TensorArrays; the values and gradients
+    # are those of the slices and the stack).
+    flat = [tf.convert_to_tensor(t) for t in tf.nest.flatten(elems)]
+    if len(flat) == 0:
+        raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. Got []")
+    for t in flat:
+        if len(t.shape) == 0:
+            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+    n = flat[0].shape[0]
+    for t in flat:
+        if t.shape[0] != n:
+            raise ValueError(f"Tensors in elems must have the same first dimension, got {n} and {t.shape[0]}")
+    results = []
+    for i in range(n):
+        results.append(fn(tf.nest.pack_sequence_as(elems, [t[i] for t in flat])))
+    if n == 0:
+        raise ValueError("tf.map_fn over zero elements is not supported in tape scripts")
+    columns = [tf.nest.flatten(r) for r in results]
+    stacked = [tf.stack([c[k] for c in columns]) for k in range(len(columns[0]))]
+    return tf.nest.pack_sequence_as(results[0], stacked)
+
+
+def _vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    return _map_fn(fn, elems)
+
+
+def _switch_case(branch_index, branch_fns, default=None, name='switch_case'):
+    # Eager switch_case: the branch at the index runs (out of range: default, else the
+    # last branch); a dict maps keys to branches.
+    if isinstance(branch_fns, dict):
+        pairs = sorted(branch_fns.items())
+    else:
+        pairs = list(enumerate(branch_fns))
+    for key, fn in pairs:
+        if not callable(fn):
+            raise TypeError("fn for key %s must be callable." % key)
+    index = int(branch_index)
+    for key, fn in pairs:
+        if key == index:
+            return fn()
+    if default is not None:
+        return default()
+    return pairs[-1][1]()
+
+
 tf.nn.embedding_lookup = _embedding_lookup
+tf.map_fn = _map_fn
+tf.vectorized_map = _vectorized_map
+tf.switch_case = _switch_case
 tf.linalg.diag = _diag
 tf.linalg.diag_part = _diag_part
 tf.linalg.set_diag = _set_diag
