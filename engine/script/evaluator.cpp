@@ -1340,7 +1340,7 @@ namespace {
 bool known_unsupported(const std::string& module, const std::string& name) {
   static const std::map<std::string, std::set<std::string>> known = {
       {"tensorflow",
-       {"TensorArray", "IndexedSlices", "sparse", "RaggedTensor", "ragged",
+       {"IndexedSlices", "sparse", "RaggedTensor", "ragged",
         "hessians", "autodiff", "debugging", "test", "sort", "argsort", "repeat", "roll", "unique", "meshgrid",
         "searchsorted", "boolean_mask", "scan", "foldl", "foldr", "py_function", "numpy_function",
         "case", "RegisterGradient", "no_gradient", "GradientTape2", "saved_model", "train",

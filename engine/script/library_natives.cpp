@@ -714,6 +714,10 @@ void install_library_natives(Interpreter& in) {
     size_t k = 0;
     return map_structure(in, a.args.at(0), [&](const Value&) { return Value::tensor(outs[k++]); });
   });
+  def("_ts_raise", [](Interpreter& in, CallArgs& a) -> Value {
+    // raise TF's error `type` with exactly `message` (errors_impl.OpError(None, None, message))
+    in.raise(in.str(a.args.at(0)), in.str(a.args.at(1)));
+  });
   def("_ts_raw_op", [](Interpreter& in, CallArgs& a) {
     // _ts_raw_op(type, inputs, attrs, label): one engine op for the prelude's TF functions
     // (attrs: ints, floats, bools, strings and int lists), its first output.

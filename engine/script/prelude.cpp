@@ -1863,6 +1863,114 @@ def _switch_case(branch_index, branch_fns, default=None, name='switch_case'):
     return pairs[-1][1]()
 
 
+class TensorArray:
+    # tensor_array_ops._EagerTensorArray: a list of tensors. write/unstack store them,
+    # read returns the stored tensor and stack packs them, so gradients flow as in TF.
+    __module__ = 'tensorflow.python.ops.tensor_array_ops'
+
+    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None, tensor_array_name=None,
+                 handle=None, flow=None, infer_shape=True, element_shape=None, colocate_with_first_write_call=True,
+                 name=None):
+        self._ts_dtype = tf.dtypes.as_dtype(dtype)
+        if size is None:
+            size = 0
+        self._ts_items = [None for _ in range(int(size))]
+        self._ts_dynamic = bool(dynamic_size)
+        self._ts_infer_shape = infer_shape
+        self._ts_element_shape = None if element_shape is None else tuple(element_shape)
+
+    @property
+    def dtype(self):
+        return self._ts_dtype
+
+    @property
+    def dynamic_size(self):
+        return self._ts_dynamic
+
+    @property
+    def element_shape(self):
+        return tf.TensorShape(self._ts_element_shape)
+
+    def size(self, name=None):
+        return tf.constant(len(self._ts_items), dtype=tf.int32)
+
+    def _ts_check(self, value):
+        if value.dtype != self._ts_dtype:
+            _ts_raise('InvalidArgumentError', f"TensorArray dtype is {self._ts_dtype.name} but Op is trying to write dtype {value.dtype.name} ")
+        shape = tuple(value.shape)
+        if self._ts_infer_shape:
+            if self._ts_element_shape is None:
+                self._ts_element_shape = shape
+            elif self._ts_element_shape != shape:
+                raise ValueError(f"Incompatible shape for value ({value.shape}), expected ({tf.TensorShape(self._ts_element_shape)})")
+
+    def write(self, index, value, name=None):
+        value = tf.convert_to_tensor(value, dtype=self._ts_dtype)
+        index = int(index)
+        if index < 0:
+            _ts_raise('OutOfRangeError', f"Writing to negative indices (index {index}) is not allowed.")
+        size = len(self._ts_items)
+        if index >= size:
+            if not self._ts_dynamic:
+                _ts_raise('OutOfRangeError', f"Tried to write to index {index} but array is not resizeable and size is: {size} ")
+            for _ in range(index - size + 1):
+                self._ts_items.append(None)
+        self._ts_check(value)
+        self._ts_items[index] = value
+        return self
+
+    def read(self, index, name=None):
+        index = int(index)
+        if index < 0 or index >= len(self._ts_items):
+            _ts_raise('OutOfRangeError', f"Tried to read from index {index} but array size is: {len(self._ts_items)} ")
+        value = self._ts_items[index]
+        if value is None:
+            if self._ts_element_shape is None:
+                _ts_raise('InvalidArgumentError', f"Could not read from TensorArray index {index}.  Furthermore, the element shape is not fully defined: <unknown>.  It is possible you are working with a resizeable TensorArray and stop_gradients is not allowing the gradients to be written.  If you set the full element_shape property on the forward TensorArray, the proper all-zeros tensor will be returned instead of incurring this error.")
+            return tf.zeros(self._ts_element_shape, dtype=self._ts_dtype)
+        return value
+
+    def _ts_values(self):
+        out = []
+        for i in range(len(self._ts_items)):
+            out.append(self.read(i))
+        return out
+
+    def stack(self, name=None):
+        if len(self._ts_items) == 0:
+            shape = [0]
+            if self._ts_element_shape is not None:
+                shape = [0] + list(self._ts_element_shape)
+            return tf.zeros(shape, dtype=self._ts_dtype)
+        return tf.stack(self._ts_values())
+
+    def gather(self, indices, element_shape=None, name=None):
+        return tf.stack([self.read(i) for i in tf.convert_to_tensor(indices).numpy().tolist()])
+
+    def concat(self, name=None):
+        return tf.concat(self._ts_values(), 0)
+
+    def unstack(self, value, name=None):
+        value = tf.convert_to_tensor(value, dtype=self._ts_dtype)
+        tensors = tf.unstack(value)
+        if len(tensors) > len(self._ts_items) and not self._ts_dynamic:
+            raise ValueError(f"Cannot unstack {len(tensors)} tensors into a TensorArray of static size {len(self._ts_items)} ")
+        for t in tensors:
+            self._ts_check(t)
+        self._ts_items = tensors
+        return self
+
+    def scatter(self, indices, value, name=None):
+        value = tf.convert_to_tensor(value, dtype=self._ts_dtype)
+        for k, i in enumerate(tf.convert_to_tensor(indices).numpy().tolist()):
+            self.write(i, value[k])
+        return self
+
+    def close(self, name=None):
+        self._ts_items = []
+
+
+tf.TensorArray = TensorArray
 tf.nn.embedding_lookup = _embedding_lookup
 tf.map_fn = _map_fn
 tf.vectorized_map = _vectorized_map

@@ -1985,7 +1985,7 @@ void install_misc(Interpreter& in, const Modules& m) {
   // tf.errors: the exception classes TF raises, for `except tf.errors.InvalidArgumentError`.
   auto errors = std::make_shared<ModuleObj>("tensorflow.errors");
   for (const char* name : {"InvalidArgumentError", "NotFoundError", "UnimplementedError", "InternalError",
-                           "ResourceExhaustedError", "OpError"})
+                           "ResourceExhaustedError", "OutOfRangeError", "OpError"})
     errors->attrs.set(name, Value::object(in.exception_class(name)));
   m.tf->attrs.set("errors", Value::object(errors));
 }

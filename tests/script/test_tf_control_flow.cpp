@@ -353,3 +353,22 @@ TEST_CASE("control flow: map_fn, vectorized_map and switch_case give TF's values
   CHECK(error_of("def f(v):\n  return v\ntf.map_fn(f, tf.constant(1.0))\n") ==
         "ValueError: Elements in elems must be 1+ dimensional Tensors, not scalars");
 }
+
+TEST_CASE("control flow: an eager TensorArray stores tensors, so gradients flow through write and stack", "[control_flow]") {
+  CHECK(out("x = tf.constant(2.0)\n"
+            "with tf.GradientTape() as t:\n"
+            "  t.watch(x)\n"
+            "  ta = tf.TensorArray(tf.float32, size=3)\n"
+            "  for i in range(3):\n"
+            "    ta = ta.write(i, x ** (i + 1))\n"
+            "  y = tf.reduce_sum(ta.stack())\n"
+            "print(ta.stack().numpy(), int(ta.size()), float(t.gradient(y, x)))\n"
+            "tb = tf.TensorArray(tf.float32, size=0, dynamic_size=True).unstack([[1., 2.], [3., 4.]])\n"
+            "print(tb.read(1).numpy(), tb.concat().numpy(), tf.TensorArray(tf.int32, size=0).stack().shape)\n"
+            "try:\n"
+            "  tf.TensorArray(tf.float32, size=1).write(2, 1.0)\n"
+            "except tf.errors.OutOfRangeError as e:\n"
+            "  print(e)\n") ==
+        Lines{"[2. 4. 8.] 3 17.0", "[3. 4.] [1. 2. 3. 4.] (0,)",
+              "Tried to write to index 2 but array is not resizeable and size is: 1 "});
+}
