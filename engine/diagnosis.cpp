@@ -12,6 +12,16 @@ namespace ts {
 
 namespace {
 
+// Whether `name` was bound to `s` when event `before` happened (true when the log never
+// bound it: an attribute or a parameter, whose binding is not logged).
+bool bound_then(const EventLog& log, const std::string& name, size_t before, TensorId s) {
+  for (size_t i = std::min(before, log.events.size()); i-- > 0;) {
+    const Event& ev = log.events[i];
+    if (ev.kind == EventKind::NameBound && ev.name == name) return ev.subject == s;
+  }
+  return true;
+}
+
 std::string q(const std::string& s) { return "`" + s + "`"; }
 
 std::string line_str(int line) { return "line " + std::to_string(line); }
@@ -49,8 +59,21 @@ class TraceGraph {
     }
   }
 
+  // The ops that read `t`, with how (none: an empty list).
+  const std::vector<std::pair<OpId, EdgeKind>>& consumers(TensorId t) const {
+    static const std::vector<std::pair<OpId, EdgeKind>> none;
+    auto it = consumers_.find(t);
+    return it == consumers_.end() ? none : it->second;
+  }
+
+  // Whether anything that ran used `t` (as data, state or a condition).
+  bool consumed(TensorId t) const {
+    auto it = consumers_.find(t);
+    return (it != consumers_.end() && !it->second.empty()) || uses_.count(t);
+  }
+
   // Shortest path from `s` to any target; control edges only when allowed.
-  // Returns the steps from the target back to the source, empty when none.
+  // Returns the steps from the source to the target, empty when none.
   std::vector<std::pair<TensorId, Step>> shortest(TensorId s, const std::unordered_set<TensorId>& targets,
                                                   bool allow_control) const {
     std::unordered_map<TensorId, Step> from;
@@ -172,7 +195,8 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
                "The path from " + who + " to the target leaves TensorFlow" + at + " (" + op.label +
                    "): the value became a NumPy array or Python number and came back as a new constant, "
                    "so the tape cannot follow it.",
-               "keep the computation in tf ops (tf.reduce_mean instead of np.mean)");
+               op.label.rfind("np.", 0) == 0 ? "keep the computation in tf ops (tf.reduce_mean instead of np.mean)"
+                                              : "keep the computation in tf ops: use the tensor itself, not " + op.label);
   if (op.category == OpCategory::Stateful || kind == EdgeKind::State)
     return set(Cause::StatefulOp,
                "The path from " + who + " to the target runs through state" + at + " (" + op.label + ", " + op.type +
@@ -248,7 +272,7 @@ Diagnosis diagnose(const Engine& e, const DiagnosisInput& in) {
   if (!source_is_floating(e, s))
     return done(Cause::IntegerDtype,
                 who + " is " + dtype_of(e, s) + "; gradients flow only through floating-point values, so the tape "
-                "returns None for it.",
+                "computes no gradient for it.",
                 "make it float: tf.constant(10.0) or dtype=tf.float32");
   if (is_var && !e.variable(s).trainable && !watched)
     return done(Cause::NotTrainable,
@@ -308,19 +332,65 @@ Diagnosis diagnose(const Engine& e, const DiagnosisInput& in) {
 
   // 6: a path exists on the full trace graph but no gradient path does.
   const std::unordered_set<TensorId> targets(in.targets.begin(), in.targets.end());
-  auto data_path = graph.shortest(s, targets, false);
-  if (!data_path.empty()) {
-    d.path = path_ids(s, data_path);
-    TensorId prev = s;
-    for (const auto& [t, step] : data_path) {
+  // The first break along a path (from `prev` into the steps); false when none is found.
+  auto first_break = [&](TensorId prev, const std::vector<std::pair<TensorId, Step>>& steps, Diagnosis& out) {
+    for (const auto& [t, step] : steps) {
       if (step.op != kNoId) {
         const OpInfo& op = *log.op(step.op);
+        // A variable's initial value read back: the state was written where the
+        // variable was made (no op of its own in the log), so the break is there.
+        if (step.kind == EdgeKind::State && op.type == "ReadVariableOp" && !op.inputs.empty() &&
+            e.is_variable(op.inputs[0])) {
+          const VariableInfo& vi = e.variable(op.inputs[0]);
+          if (!vi.versions.empty() && vi.versions[0] == prev) {
+            out.code = Cause::StatefulOp;
+            out.message = "The path from " + who + " to the target runs through state at " + line_str(vi.line) + " (" +
+                          vi.name + ", its initial value): a value written into a variable or dataset and read back "
+                          "carries no gradient.";
+            out.fix = "compute with the values, not through state; fetch data outside the tape";
+            out.line = vi.line;
+            out.break_id = vi.id;
+            out.evidence.insert(out.evidence.begin(), Evidence{"variable", vi.id, vi.line, vi.name});
+            return true;
+          }
+        }
         size_t idx = 0;
         for (size_t k = 0; k < op.inputs.size(); ++k)
           if (op.inputs[k] == prev) idx = k;
-        if (classify_break(e, in, op, idx, step.kind, d)) return d;
+        if (classify_break(e, in, op, idx, step.kind, out)) return true;
       }
       prev = t;
+    }
+    return false;
+  };
+  auto data_path = graph.shortest(s, targets, false);
+  if (!data_path.empty()) {
+    d.path = path_ids(s, data_path);
+    if (first_break(s, data_path, d)) {
+      // Other broken paths, each through another op reading the source, are further
+      // evidence (causes.md): the first break on each, after the main one's evidence.
+      OpId main_first = kNoId;
+      for (const auto& [t, step] : data_path)
+        if (step.op != kNoId) {
+          main_first = step.op;
+          break;
+        }
+      std::unordered_set<OpId> seen{main_first};
+      for (const auto& [op_id, kind] : graph.consumers(s)) {
+        if (kind == EdgeKind::Control || !seen.insert(op_id).second) continue;
+        const OpInfo& op = *log.op(op_id);
+        for (TensorId out : op.outputs) {
+          auto rest = graph.shortest(out, targets, false);
+          if (rest.empty() && !targets.count(out)) continue;
+          std::vector<std::pair<TensorId, Step>> steps{{out, Step{s, op_id, kind}}};
+          steps.insert(steps.end(), rest.begin(), rest.end());
+          Diagnosis other;
+          if (first_break(s, steps, other)) d.evidence.push_back(other.evidence.front());
+          break;
+        }
+        if (d.evidence.size() > 8) break;
+      }
+      return d;
     }
     return done(Cause::Unconnected,
                 "A path from " + who + " to the target exists, but no gradient reached it along the tape's records.",
@@ -330,25 +400,32 @@ Diagnosis diagnose(const Engine& e, const DiagnosisInput& in) {
   if (!control_path.empty()) {
     d.path = path_ids(s, control_path);
     int branch_line = in.call_line;
+    bool loop = false;  // the decision was a `while` test: how often its body ran
     for (const auto& [t, step] : control_path)
       if (step.kind == EdgeKind::Control) {
         for (const auto& b : e.branches())
-          if (b.cond == step.prev) branch_line = b.line;
+          if (b.cond == step.prev) {
+            branch_line = b.line;
+            loop = b.event < log.events.size() && log.events[b.event].name.rfind("while", 0) == 0;
+          }
         d.break_id = step.prev;
         break;
       }
     d.line = branch_line;
     d.evidence.insert(d.evidence.begin(), Evidence{"statement", kNoId, branch_line, "branch condition"});
     return done(Cause::ControlFlowOnly,
-                who + " only decided which branch ran (" + line_str(branch_line) +
+                who + (loop ? " only decided how often the loop ran (" : " only decided which branch ran (") +
+                    line_str(branch_line) +
                     "); no value computed from it flows into the target, and control statements are not "
                     "differentiable.",
                 "control statements are not differentiable; nothing to fix unless a value path is wanted");
   }
-  // 7: nothing connects them. Say so when the source appears only in a branch that did not run.
+  // 7: nothing connects them. Say so when the source appears only in a branch that did not
+  // run: its name is there, nothing that ran used it, and the name meant it at that point.
   d.line = in.call_line;
   for (const auto& b : e.branches())
-    if (std::find(b.untaken_names.begin(), b.untaken_names.end(), in.label) != b.untaken_names.end()) {
+    if (std::find(b.untaken_names.begin(), b.untaken_names.end(), in.label) != b.untaken_names.end() &&
+        !graph.consumed(s) && bound_then(log, in.label, b.event, s)) {
       d.line = b.untaken_line;
       d.evidence.insert(d.evidence.begin(), Evidence{"statement", kNoId, b.untaken_line, "branch not taken"});
       return done(Cause::Unconnected,

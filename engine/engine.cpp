@@ -469,11 +469,15 @@ void Engine::bind_name(const std::string& name, int64_t id, const std::string& p
 
 void Engine::branch_taken(TensorId cond, const std::string& what, int untaken_line,
                           const std::vector<std::string>& untaken_names) {
-  branches_.push_back({cond, line_, untaken_line, untaken_names});
+  branches_.push_back({cond, line_, untaken_line, untaken_names, log_.events.size()});
   Event& e = emit(EventKind::BranchTaken);
   e.subject = cond;
   e.name = what;
   e.inputs = {untaken_line};
+}
+
+void Engine::untaken_branch(int untaken_line, const std::vector<std::string>& untaken_names) {
+  branches_.push_back({kNoId, line_, untaken_line, untaken_names, log_.events.size()});
 }
 
 void Engine::push_control(TensorId cond) { control_stack_.push_back(cond); }

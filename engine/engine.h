@@ -113,6 +113,9 @@ class Engine {
   // for UNCONNECTED's message. While pushed, ops executed get a control edge.
   void branch_taken(TensorId cond, const std::string& what, int untaken_line,
                     const std::vector<std::string>& untaken_names);
+  // A branch not taken on a plain Python value: no event (it is not the tape's), only
+  // remembered for UNCONNECTED's "appears only in the branch at line N".
+  void untaken_branch(int untaken_line, const std::vector<std::string>& untaken_names);
   void push_control(TensorId cond);
   void pop_control();
   // A value bound while a branch condition was pushed (no op ran: `result = v0`).
@@ -135,7 +138,15 @@ class Engine {
   // `self.w` are one slot and a function's local `x` is not the module's `x`.
   struct Binding { std::string name; int64_t id; int line; std::string key; };
   const std::vector<Binding>& bindings() const { return bindings_; }
-  struct Branch { TensorId cond; int line; int untaken_line; std::vector<std::string> untaken_names; };
+  // A decision and the branch it did not take (cond kNoId: a plain Python value decided);
+  // `event` is the log's size then, to read the names' bindings at that point.
+  struct Branch {
+    TensorId cond;
+    int line;
+    int untaken_line;
+    std::vector<std::string> untaken_names;
+    size_t event = 0;
+  };
   const std::vector<Branch>& branches() const { return branches_; }
   const std::vector<std::pair<TensorId, TensorId>>& extra_edges() const { return extra_edges_; }
 

@@ -577,9 +577,12 @@ void register_array_ops() {
          },
          "d tile(x)/dx = g summed over the tiled copies");
 
+  // Fill's dims, when they come from a tensor (tf.fill(tf.shape(x), v), tf.ones_like),
+  // are a second input: not used by the kernel (the attr has them) nor differentiable,
+  // but an edge of the trace graph, so a path through a shape is seen breaking there.
   add_op("Fill",
          [](const Inputs& in, const Attrs& a) {
-           expect_arity("Fill", in, 1);
+           if (in.size() != 2) expect_arity("Fill", in, 1);
            const TensorValue& v = *in[0];
            if (v.rank() != 0) invalid_argument("Fill", "value must be a scalar, got shape " + shape_list_str(v.shape));
            const Shape shape = a.get_ints("shape");
@@ -589,8 +592,13 @@ void register_array_ops() {
                  shape, std::vector<std::string>(static_cast<size_t>(num_elements(shape)), v.strings[0])));
            return one(make_filled(v.dtype, shape, v.scalar()));
          },
-         [](GradContext& c) -> Grads { return {c.op("Sum", {c.grad()})}; },
-         "d fill(shape, v)/dv = sum of g");
+         [](GradContext& c) -> Grads {
+           Grads g{c.op("Sum", {c.grad()})};
+           if (c.op().inputs.size() == 2) g.push_back(kNoId);
+           return g;
+         },
+         "d fill(shape, v)/dv = sum of g (the dims get None)",
+         [](const OpInfo&, size_t input) { return input == 1; });
 
   add_op("Slice",
          [](const Inputs& in, const Attrs& a) {

@@ -368,9 +368,14 @@ void Evaluator::exec_import(const Stmt& s, Frame& f) {
 }
 
 bool Evaluator::decide(const Value& v, const std::string& what, int untaken_line, const Body* untaken) {
-  std::vector<std::string> names;
-  if (untaken && (v.kind == VKind::Tensor || v.kind == VKind::Variable)) collect_names(*untaken, names);
-  return decide(v, what, untaken_line, names);
+  if (!untaken) return decide(v, what, untaken_line, std::vector<std::string>{});
+  auto it = body_names_.find(untaken);  // a loop's `if` skips the same body many times
+  if (it == body_names_.end()) {
+    std::vector<std::string> names;
+    collect_names(*untaken, names);
+    it = body_names_.emplace(untaken, std::move(names)).first;
+  }
+  return decide(v, what, untaken_line, it->second);
 }
 
 bool Evaluator::decide(const Value& v, const std::string& what, int untaken_line, const std::vector<std::string>& names) {
@@ -378,30 +383,52 @@ bool Evaluator::decide(const Value& v, const std::string& what, int untaken_line
   if (v.kind == VKind::Tensor || v.kind == VKind::Variable) {
     TensorId cond = v.kind == VKind::Variable ? in_.engine().read_variable(v.id) : v.id;
     in_.engine().branch_taken(cond, what + (t ? " (true)" : " (false)"), untaken_line, names);
+    if (!decision_collectors_.empty()) decision_collectors_.back()->push_back(cond);
+  } else if (!names.empty() && untaken_line > 0) {
+    in_.engine().untaken_branch(untaken_line, names);
   }
   return t;
 }
 
+bool Evaluator::decide_collecting(const Expr& test, Frame& f, Value& value, std::vector<TensorId>& decisions,
+                                  const std::function<bool(const Value&)>& decide_test) {
+  decision_collectors_.push_back(&decisions);
+  struct Pop {
+    std::vector<std::vector<TensorId>*>& stack;
+    ~Pop() { stack.pop_back(); }
+  } pop{decision_collectors_};
+  value = eval(test, f);
+  return decide_test(value);
+}
+
+namespace {
+// Pops the controls a statement pushed for the decisions under which its body runs.
+struct PopControls {
+  Interpreter& in;
+  size_t n;
+  ~PopControls() {
+    for (size_t i = 0; i < n; ++i) in.engine().pop_control();
+  }
+};
+}  // namespace
+
 void Evaluator::exec_if(const If& s, Frame& f, int line) {
   IfRest rest = std::exchange(if_rest_, IfRest{});
   if (rest.body && std::get_if<If>(&(*rest.body)[rest.from - 1]->node) != &s) rest = IfRest{};  // offered to another if
-  Value test = eval(*s.test, f);
-  const bool tensor = test.kind == VKind::Tensor || test.kind == VKind::Variable;
+  Value test;
+  std::vector<TensorId> decisions;
   const bool has_else = !s.orelse.empty();
-  // The line of the branch that does not run, for UNCONNECTED's message.
-  const bool t0 = in_.truthy(test);
-  int untaken_line = 0;
-  if (t0) untaken_line = has_else ? s.orelse.front()->span.begin.line : 0;
-  else untaken_line = s.body.empty() ? line : s.body.front()->span.begin.line;
-  const bool taken = decide(test, "if", untaken_line, t0 ? (has_else ? &s.orelse : nullptr) : &s.body);
-  if (tensor) in_.engine().push_control(test.kind == VKind::Tensor ? test.id : in_.engine().log().events.back().subject);
-  struct Pop {
-    Interpreter& in;
-    bool on;
-    ~Pop() {
-      if (on) in.engine().pop_control();
-    }
-  } pop{in_, tensor};
+  const bool taken = decide_collecting(*s.test, f, test, decisions, [&](const Value& t) {
+    // The line of the branch that does not run, for UNCONNECTED's message.
+    const bool t0 = in_.truthy(t);
+    int untaken_line = 0;
+    if (t0) untaken_line = has_else ? s.orelse.front()->span.begin.line : 0;
+    else untaken_line = s.body.empty() ? line : s.body.front()->span.begin.line;
+    return decide(t, "if", untaken_line, t0 ? (has_else ? &s.orelse : nullptr) : &s.body);
+  });
+  const bool tensor = test.kind == VKind::Tensor || test.kind == VKind::Variable;
+  for (TensorId c : decisions) in_.engine().push_control(c);
+  PopControls pop{in_, decisions.size()};
   // Traced (or a replay of the trace): AutoGraph's cond, both branches traced.
   if (tensor && (recording_ || frozen_)) {
     exec_traced_if(s, f, taken, rest);
@@ -611,25 +638,33 @@ void Evaluator::exec_while(const While& s, Frame& f) {
   // A `while` on a tensor inside a traced tf.function is a tf.while_loop: its body is
   // traced once (Python side effects once), then runs as often as the condition says.
   size_t iteration = 0;
+  size_t runs = 0;  // times the body ran
   ScopedCount quiet;  // started once the body's Python side effects have run
   while (true) {
     set_line(s.test->span.begin.line, f);  // the condition is the header's, every time round
-    Value test = eval(*s.test, f);
-    if (!decide(test, "while", in_.line(), nullptr)) break;
+    Value test;
+    std::vector<TensorId> decisions;
+    if (!decide_collecting(*s.test, f, test, decisions, [&](const Value& t) {
+          // A body that never runs is a branch not taken.
+          if (runs == 0 && !s.body.empty() && !in_.truthy(t))
+            return decide(t, "while", s.body.front()->span.begin.line, &s.body);
+          return decide(t, "while", in_.line(), nullptr);
+        }))
+      break;
     const bool tensor = test.kind == VKind::Tensor;
     if (tensor && recording_ && iteration++ == 1) quiet.start(in_.replay_depth());
-    if (tensor) in_.engine().push_control(test.id);
+    for (TensorId c : decisions) in_.engine().push_control(c);
+    ++runs;
     bool stop = false;
-    try {
-      exec_body(s.body, f);
-    } catch (const BreakSignal&) {
-      stop = true;
-    } catch (const ContinueSignal&) {
-    } catch (...) {
-      if (tensor) in_.engine().pop_control();
-      throw;
+    {
+      PopControls pop{in_, decisions.size()};
+      try {
+        exec_body(s.body, f);
+      } catch (const BreakSignal&) {
+        stop = true;
+      } catch (const ContinueSignal&) {
+      }
     }
-    if (tensor) in_.engine().pop_control();
     if (stop) return;
   }
   exec_body(s.orelse, f);
@@ -940,23 +975,17 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
     case ExprKind::BoolOp: return eval_boolop(*e.as<BoolOp>(), f);
     case ExprKind::IfExp: {
       auto* x = e.as<IfExp>();
-      Value t = eval(*x->test, f);
-      std::vector<std::string> names;
-      const bool truth = in_.truthy(t);
-      if (t.kind == VKind::Tensor) collect_names(truth ? *x->orelse : *x->body, names);
-      const bool taken = decide(t, "conditional expression", e.span.begin.line, names);
-      if (t.kind == VKind::Tensor) in_.engine().push_control(t.id);
-      Value r;
-      try {
-        r = eval(taken ? *x->body : *x->orelse, f);
-      } catch (...) {
-        if (t.kind == VKind::Tensor) in_.engine().pop_control();
-        throw;
-      }
-      if (t.kind == VKind::Tensor) {
-        if (r.kind == VKind::Tensor || r.kind == VKind::Variable) in_.engine().control_use(r.id);
-        in_.engine().pop_control();
-      }
+      Value t;
+      std::vector<TensorId> decisions;
+      const bool taken = decide_collecting(*x->test, f, t, decisions, [&](const Value& tv) {
+        std::vector<std::string> names;
+        if (tv.kind == VKind::Tensor) collect_names(in_.truthy(tv) ? *x->orelse : *x->body, names);
+        return decide(tv, "conditional expression", e.span.begin.line, names);
+      });
+      for (TensorId c : decisions) in_.engine().push_control(c);
+      PopControls pop{in_, decisions.size()};
+      Value r = eval(taken ? *x->body : *x->orelse, f);
+      if (!decisions.empty() && (r.kind == VKind::Tensor || r.kind == VKind::Variable)) in_.engine().control_use(r.id);
       return r;
     }
     case ExprKind::List: case ExprKind::Tuple: {
@@ -1011,8 +1040,16 @@ Value Evaluator::eval_listcomp(const ListComp& lc, size_t gen, Frame& f, std::ve
   auto body = [&](const Value& x) {
     in_.tick();
     assign(*c.target, x, f);
-    for (const auto& cond : c.ifs)
-      if (!decide(eval(*cond, f), "comprehension if", 0, nullptr)) return;
+    std::vector<TensorId> decisions;
+    for (const auto& cond : c.ifs) {
+      Value v;
+      if (!decide_collecting(*cond, f, v, decisions,
+                             [&](const Value& cv) { return decide(cv, "comprehension if", 0, nullptr); }))
+        return;
+    }
+    // The element is computed because its conditions held: control edges from them.
+    for (TensorId d : decisions) in_.engine().push_control(d);
+    PopControls pop{in_, decisions.size()};
     eval_listcomp(lc, gen + 1, f, out);
   };
   if (auto* r = it.as<RangeObj>()) {
@@ -1077,13 +1114,23 @@ Value Evaluator::eval_compare(const Compare& c, Frame& f) {
 }
 
 Value Evaluator::eval_boolop(const BoolOp& b, Frame& f) {
+  // Each operand decided on selects between itself and the rest: the rest is evaluated,
+  // and the result chosen, under that decision (control edges, as for `a if c else b`).
   Value v;
+  std::vector<TensorId> decisions;
+  PopControls pop{in_, 0};
   for (size_t i = 0; i < b.values.size(); ++i) {
     v = eval(*b.values[i], f);
     if (i + 1 == b.values.size()) break;
     const bool t = decide(v, b.op == BoolOpKind::And ? "and" : "or", 0, nullptr);
-    if (b.op == BoolOpKind::And ? !t : t) return v;
+    if (v.kind == VKind::Tensor || v.kind == VKind::Variable) {
+      decisions.push_back(in_.engine().log().events.back().subject);  // the decided tensor (a variable's read)
+      in_.engine().push_control(decisions.back());
+      ++pop.n;
+    }
+    if (b.op == BoolOpKind::And ? !t : t) break;
   }
+  if (!decisions.empty() && (v.kind == VKind::Tensor || v.kind == VKind::Variable)) in_.engine().control_use(v.id);
   return v;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -125,6 +126,14 @@ class Evaluator {
   std::string output_buffer_;
   IfRest if_rest_;             // offered by exec_range to the `if` it is about to run
   bool if_rest_taken_ = false;  // that `if` ran the rest: exec_range stops there
+  // While an `if`/`while`/`a if c else b` evaluates its condition: every tensor decision
+  // made on the way (`and`/`or`, `not`, a comparison chain) is collected, and what runs
+  // under the statement gets a control edge from each of them, not just from the test.
+  std::vector<std::vector<TensorId>*> decision_collectors_;
+  std::unordered_map<const Body*, std::vector<std::string>> body_names_;  // names a body mentions
+  // Evaluates `test` and decides it, collecting every tensor decision made meanwhile.
+  bool decide_collecting(const Expr& test, Frame& f, Value& value, std::vector<TensorId>& decisions,
+                         const std::function<bool(const Value&)>& decide_test);
   std::shared_ptr<Interpreter::FrozenCaptures> frozen_;  // active while replaying a tf.function
   std::shared_ptr<Interpreter::FrozenCaptures> recording_;  // active while tracing one
   uint64_t call_serial_ = 0;  // heap serial when that tf.function call began

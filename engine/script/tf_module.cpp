@@ -782,13 +782,19 @@ void install_creation(Interpreter& in, const Modules& m) {
         Engine& e = in2.engine();
         const TensorId x = arg_tensor(in2, args[0]);
         const DType d = args.has(1) ? tf_dtype(in2, args[1]) : e.value(x).dtype;
-        // TF's ones_like builds ones(shape(x)): a new constant, not an op on x.
-        return T(e.constant(make_filled(d, e.value(x).shape, 1.0), "tf.ones_like"));
+        // TF's eager ones_like is ones(shape(x)): a Shape op on x, then Fill.
+        const Shape s = e.value(x).shape;
+        const TensorId shape = e.execute1("Shape", {x}, Attrs{{"out_type", DType::Int32}}, "tf.ones_like");
+        const TensorId one = e.constant(make_scalar(d, 1.0), "tf.ones_like");
+        return T(e.execute1("Fill", {one, shape}, Attrs{{"shape", s}}, "tf.ones_like"));
       }));
   put({m.tf}, "fill", native_fn(in, "tf.fill", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "fill", {"dims", "value", "name"}, 2);
         const Shape s = new_shape_arg(in2, args[0], "dims", DTypeFlavor::Tf);
-        return T(in2.engine().execute1("Fill", {arg_tensor(in2, args[1])}, Attrs{{"shape", s}}, "tf.fill"));
+        const TensorId v = arg_tensor(in2, args[1]);
+        if (args[0].kind == VKind::Tensor)  // dims from a tensor: an edge from it
+          return T(in2.engine().execute1("Fill", {v, args[0].id}, Attrs{{"shape", s}}, "tf.fill"));
+        return T(in2.engine().execute1("Fill", {v}, Attrs{{"shape", s}}, "tf.fill"));
       }));
   put({m.tf}, "range", native_fn(in, "tf.range", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "range", {"start", "limit", "delta", "dtype", "name"}, 1);

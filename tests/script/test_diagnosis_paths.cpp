@@ -1,0 +1,106 @@
+// The None diagnosis on scripts whose path or branch structure is easy to get wrong:
+// decisions made through and/or/not/comprehensions, shapes, untaken branches, several
+// broken paths, a variable's initial value (causes.md's rules 6 and 7).
+#include <catch2/catch.hpp>
+
+#include "engine/run.h"
+#include "script_test_util.h"
+
+using namespace ts;
+
+namespace {
+
+struct Found {
+  std::string code;
+  int line = 0;
+  std::string message;
+  std::vector<Evidence> evidence;
+};
+
+std::vector<Found> diagnoses(const std::string& script) {
+  const RunResult r = run_script(script, "d.py");
+  if (r.error) FAIL_CHECK(r.error->format());
+  std::vector<Found> out;
+  for (const GradientCall& c : r.log().gradient_calls)
+    for (const SourceResult& s : c.results)
+      if (s.diagnosis) out.push_back({cause_code(s.diagnosis->code), s.diagnosis->line, s.diagnosis->message,
+                                      s.diagnosis->evidence});
+  return out;
+}
+
+Found only(const std::string& script) {
+  const auto all = diagnoses(script);
+  REQUIRE(all.size() == 1);
+  return all[0];
+}
+
+}  // namespace
+
+TEST_CASE("diagnosis: a decision through and/or/not or a comprehension's if is control flow", "[diagnosis]") {
+  const std::string head = "x = tf.Variable(1.0)\nw = tf.Variable(3.0)\nv = tf.Variable(2.0)\n"
+                           "with tf.GradientTape() as tape:\n";
+  for (const char* test : {"x > 0.0 and w > 0.0", "w > 0.0 and x > 0.0", "not x < 0.0", "x > 100.0 or w > 0.0"}) {
+    CAPTURE(test);
+    const Found f = only(head + "  y = v * 1.0\n  if " + test + ":\n    y = v * 2.0\nprint(tape.gradient(y, x))\n");
+    CHECK(f.code == "CONTROL_FLOW_ONLY");
+    CHECK(f.line == 6);
+  }
+  const Found c = only(head + "  ys = [v * 2.0 for k in [x] if k > 0.5]\n  y = ys[0]\nprint(tape.gradient(y, x))\n");
+  CHECK(c.code == "CONTROL_FLOW_ONLY");
+  const Found loop = only(head + "  y = v * 1.0\n  while y < x * 5.0:\n    y = y * 2.0\nprint(tape.gradient(y, w))\n");
+  CHECK(loop.code == "UNCONNECTED");
+  const Found loop2 = only(head + "  y = v * 1.0\n  n = x * 5.0\n  while y < n:\n    y = y + v\nprint(tape.gradient(y, x))\n");
+  CHECK(loop2.code == "CONTROL_FLOW_ONLY");
+  CHECK(loop2.message.find("only decided how often the loop ran (line 7)") != std::string::npos);
+}
+
+TEST_CASE("diagnosis: a path through a shape breaks at the Shape op", "[diagnosis]") {
+  for (const char* expr : {"tf.reduce_sum(tf.ones_like(x))", "tf.reduce_sum(tf.fill(tf.shape(x), 2.0))"}) {
+    CAPTURE(expr);
+    const Found f = only(std::string("x = tf.constant([1.0, 2.0])\nwith tf.GradientTape() as tape:\n  tape.watch(x)\n") +
+                         "  y = " + expr + "\nprint(tape.gradient(y, x))\n");
+    CHECK(f.code == "NON_DIFFERENTIABLE_OP");
+    CHECK(f.line == 4);
+    CHECK(f.message.find("runs through Shape at line 4") != std::string::npos);
+  }
+}
+
+TEST_CASE("diagnosis: 'appears only in the branch' only when the name meant the source there and nothing else used it",
+          "[diagnosis]") {
+  // Used elsewhere too: the plain message.
+  Found f = only("b = tf.Variable(1.0)\nw = tf.Variable(3.0)\nflag = tf.constant(False)\n"
+                 "with tf.GradientTape() as tape:\n  z = b * 3.0\n  y = w * 2.0\n  if flag:\n    y = y * b\n"
+                 "print(tape.gradient(y, b))\n");
+  CHECK(f.code == "UNCONNECTED");
+  CHECK(f.message.find("appears only") == std::string::npos);
+  // The branch's `x` was another variable: the plain message.
+  f = only("x = tf.Variable(1.0)\nw = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n  y = w * 2.0\n"
+           "  if w < 0.0:\n    y = y * x\nx = tf.Variable(5.0)\nprint(tape.gradient(y, x))\n");
+  CHECK(f.message.find("appears only") == std::string::npos);
+  // A loop body that never ran, and an `if` on a Python bool, are branches not taken.
+  f = only("v = tf.Variable(1.0)\nw = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n  y = w * 2.0\n"
+           "  while w < 0.0:\n    y = y * v\nprint(tape.gradient(y, v))\n");
+  CHECK(f.message == "`v` appears only in the branch at line 6, which did not run, so the target does not depend on it.");
+  CHECK(f.line == 6);
+  f = only("v = tf.Variable(1.0)\nw = tf.Variable(3.0)\nflag = False\nwith tf.GradientTape() as tape:\n  y = w * 2.0\n"
+           "  if flag:\n    y = y * v\nprint(tape.gradient(y, v))\n");
+  CHECK(f.line == 7);
+  CHECK(f.message.find("appears only in the branch at line 7") != std::string::npos);
+}
+
+TEST_CASE("diagnosis: other broken paths are further evidence; an initial value breaks where the variable was made",
+          "[diagnosis]") {
+  Found f = only("x = tf.Variable(2.0)\nwith tf.GradientTape() as tape:\n  a = tf.stop_gradient(x)\n"
+                 "  b = tf.round(x)\n  y = a + b\nprint(tape.gradient(y, x))\n");
+  CHECK(f.code == "STOP_GRADIENT");
+  CHECK(f.line == 3);
+  REQUIRE(f.evidence.size() >= 2);
+  CHECK(f.evidence.front().label == "tf.stop_gradient");
+  CHECK(f.evidence.back().label == "tf.round");
+  CHECK(f.evidence.back().line == 4);
+  f = only("x = tf.constant(2.0)\nwith tf.GradientTape() as tape:\n  tape.watch(x)\n  v = tf.Variable(x * 2.0)\n"
+           "  y = v * 3.0\nprint(tape.gradient(y, x))\n");
+  CHECK(f.code == "STATEFUL_OP");
+  CHECK(f.line == 4);
+  CHECK(f.message.find("its initial value") != std::string::npos);
+}
