@@ -2,6 +2,8 @@
 // BatchMatMulV2 (rank >= 2 with broadcast batch dims; attrs "adj_x", "adj_y"), each
 // with its gradient function beside it (TF's _MatMulGrad / _BatchMatMulV2Grad).
 // The products run through Eigen maps over the row-major data: no copies in or out.
+#include <cmath>
+
 #include "kernel_util.h"
 
 namespace ts {
@@ -12,11 +14,38 @@ namespace {
 
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// out (m x n) = op(a) * op(b), a stored ar x ac, b stored br x bc.
+// out (m x n) = op(a) * op(b), a stored ar x ac, b stored br x bc. float32 products
+// accumulate in float32, as TF's kernels do: a learner-sized product as oneDNN's FMA
+// kernels add it (one fused multiply-add per k, in order), a large one through Eigen's
+// float GEMM (its blocking is not TF's, but it rounds like it, at twice double's speed).
 void matmul_into(const double* a, int64_t ar, int64_t ac, bool ta, const double* b, int64_t br, int64_t bc, bool tb,
-                 double* out) {
+                 double* out, bool f32) {
   const Eigen::Map<const RowMat> A(a, ar, ac), B(b, br, bc);
   Eigen::Map<RowMat> C(out, ta ? ac : ar, tb ? br : bc);
+  const int64_t k_len = ta ? ar : ac;
+  if (f32 && C.rows() * C.cols() * k_len <= 4096) {
+    for (int64_t i = 0; i < C.rows(); ++i)
+      for (int64_t j = 0; j < C.cols(); ++j) {
+        float acc = 0;
+        for (int64_t k = 0; k < k_len; ++k) {
+          const double x = ta ? A(k, i) : A(i, k), y = tb ? B(j, k) : B(k, j);
+          acc = std::fma(static_cast<float>(x), static_cast<float>(y), acc);
+        }
+        C(i, j) = acc;
+      }
+    return;
+  }
+  if (f32) {
+    using RowMatF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const RowMatF af = A.cast<float>(), bf = B.cast<float>();
+    RowMatF cf(C.rows(), C.cols());
+    if (!ta && !tb) cf.noalias() = af * bf;
+    else if (!ta && tb) cf.noalias() = af * bf.transpose();
+    else if (ta && !tb) cf.noalias() = af.transpose() * bf;
+    else cf.noalias() = af.transpose() * bf.transpose();
+    C = cf.cast<double>();
+    return;
+  }
   if (!ta && !tb) C.noalias() = A * B;
   else if (!ta && tb) C.noalias() = A * B.transpose();
   else if (ta && !tb) C.noalias() = A.transpose() * B;
@@ -43,7 +72,8 @@ TensorValue matmul(const Inputs& in, const Attrs& attrs) {
   if (k != k2) size_incompatible("MatMul", a.shape, b.shape);
   check_output_shape("MatMul", {m, n});
   Eigen::ArrayXd out(m * n);
-  matmul_into(a.data.data(), a.shape[0], a.shape[1], ta, b.data.data(), b.shape[0], b.shape[1], tb, out.data());
+  matmul_into(a.data.data(), a.shape[0], a.shape[1], ta, b.data.data(), b.shape[0], b.shape[1], tb, out.data(),
+              a.dtype == DType::Float32);
   return make_tensor(a.dtype, {m, n}, std::move(out));
 }
 
@@ -78,7 +108,7 @@ TensorValue batch_matmul(const Inputs& in, const Attrs& attrs) {
   Eigen::ArrayXd out(nb * m * n);
   for (int64_t i = 0; i < nb; ++i)
     matmul_into(a.data.data() + ia(i) * ar * ac, ar, ac, ta, b.data.data() + ib(i) * br * bc, br, bc, tb,
-                out.data() + i * m * n);
+                out.data() + i * m * n, a.dtype == DType::Float32);
   return make_tensor(a.dtype, std::move(out_shape), std::move(out));
 }
 

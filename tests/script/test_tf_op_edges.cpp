@@ -69,3 +69,11 @@ TEST_CASE("op edges: float32 sums round as they add, in TF's and NumPy's order",
               "[2.142857  2.5714288 3.        3.4285717] [1.4285715 3.7142859 6.       ] 11.142857",
               "1.0 0.9999999999999999 63.333333333333336"});
 }
+
+TEST_CASE("op edges: a float32 matmul accumulates in float32, a float64 one in float64", "[op-edges]") {
+  // 1e8 + 1 is 1e8 in float32, so the float32 product loses the 1 that float64 keeps.
+  CHECK(out("a = [[1e8, 1.0, -1e8]]\n"
+            "b = [[1.0], [1.0], [1.0]]\n"
+            "print(tf.matmul(a, b).numpy(), tf.matmul(tf.constant(a, tf.float64), tf.constant(b, tf.float64)).numpy())\n") ==
+        Lines{"[[0.]] [[1.]]"});
+}
