@@ -30,6 +30,24 @@ void expect_pod(std::string_view op, const TensorValue& t) {
                                        std::string(op) + "[T=" + dtype_kernel_name(t.dtype) + "] [Op:" + std::string(op) + "]");
 }
 
+// A batch of matrices' last two dims and its main diagonal's length and shape, after
+// TF's checks (a POD dtype, rank at least 2).
+struct Matrices {
+  int64_t rows = 0, cols = 0, n = 0;
+  Shape diagonal;  // [..., n]
+};
+Matrices matrices(std::string_view op, const TensorValue& m) {
+  expect_pod(op, m);
+  if (m.rank() < 2) invalid_argument(op, "input must be at least 2-dim, received shape: " + shape_list_str(m.shape));
+  Matrices r;
+  r.rows = m.shape[m.shape.size() - 2];
+  r.cols = m.shape.back();
+  r.n = std::min(r.rows, r.cols);
+  r.diagonal.assign(m.shape.begin(), m.shape.end() - 1);
+  r.diagonal.back() = r.n;
+  return r;
+}
+
 }  // namespace
 
 void register_diag_ops() {
@@ -65,11 +83,7 @@ void register_diag_ops() {
            static constexpr std::string_view op = "MatrixDiagPartV3";
            expect_arity(op, in, 1);
            const TensorValue& m = *in[0];
-           expect_pod(op, m);
-           if (m.rank() < 2) invalid_argument(op, "input must be at least 2-dim, received shape: " + shape_list_str(m.shape));
-           const int64_t rows = m.shape[m.shape.size() - 2], cols = m.shape.back(), n = std::min(rows, cols);
-           Shape out(m.shape.begin(), m.shape.end() - 1);
-           out.back() = n;
+           const auto [rows, cols, n, out] = matrices(op, m);
            Eigen::ArrayXd r(num_elements(out));
            const int64_t batches = batch_count(m.shape, 2);
            for (int64_t b = 0; b < batches; ++b)
@@ -91,11 +105,7 @@ void register_diag_ops() {
            expect_same_dtype(op, in);
            const TensorValue& m = *in[0];
            const TensorValue& d = *in[1];
-           expect_pod(op, m);
-           if (m.rank() < 2) invalid_argument(op, "input must be at least 2-dim, received shape: " + shape_list_str(m.shape));
-           const int64_t rows = m.shape[m.shape.size() - 2], cols = m.shape.back(), n = std::min(rows, cols);
-           Shape want(m.shape.begin(), m.shape.end() - 1);
-           want.back() = n;
+           const auto [rows, cols, n, want] = matrices(op, m);
            if (d.shape != want)
              invalid_argument(op, "diagonal must have shape " + shape_list_str(want) + ", received shape: " +
                                       shape_list_str(d.shape));
