@@ -477,6 +477,13 @@ void Engine::branch_taken(TensorId cond, const std::string& what, int untaken_li
 }
 
 void Engine::untaken_branch(int untaken_line, const std::vector<std::string>& untaken_names) {
+  // A loop skips the same branch every time round: one entry per branch, the latest skip.
+  auto [it, fresh] = untaken_index_.emplace(untaken_line, branches_.size());
+  if (!fresh) {
+    branches_[it->second].line = line_;
+    branches_[it->second].event = log_.events.size();
+    return;
+  }
   branches_.push_back({kNoId, line_, untaken_line, untaken_names, log_.events.size()});
 }
 

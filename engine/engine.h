@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "errors.h"
@@ -180,6 +181,7 @@ class Engine {
   std::vector<OpId> function_stack_;
   std::vector<Binding> bindings_;
   std::vector<Branch> branches_;
+  std::unordered_map<int, size_t> untaken_index_;  // untaken_branch's entries by line
   std::vector<std::pair<TensorId, TensorId>> extra_edges_;  // control uses: cond -> value
   std::vector<int64_t> var_index_;  // handle id -> index in log_.variables (sparse map)
   int64_t next_id_ = 1;
