@@ -249,6 +249,7 @@ void install_index_ops(Interpreter& in, const Modules& m) {
       }));
 
   put({m.math}, "xlogy", binary(in, "tf.math.xlogy", "Xlogy"));
+  put({m.math}, "xdivy", binary(in, "tf.math.xdivy", "Xdivy"));
 
   // math_ops.div_no_nan: y converts first when only it is a tensor; integers go through float64.
   put({m.math}, "divide_no_nan", native_fn(in, "tf.math.divide_no_nan", [](Interpreter& in2, CallArgs& a) {

@@ -576,3 +576,16 @@ TEST_CASE("library: Model.layers lists a model's own layers; Sequential.build bu
               "'sequential/dense_3/bias']",
               "[(4, 2), (2,), (2, 1), (1,)] 2"});
 }
+
+TEST_CASE("library: a name real TF has but tape scripts lack says so; a typo stays Python's AttributeError",
+          "[library]") {
+  CHECK(error_of("tf.strided_slice\n") ==
+        "AttributeError: module 'tensorflow' has no attribute 'strided_slice': tensorflow.strided_slice is not "
+        "supported in tape scripts");
+  CHECK(error_of("tf.image.resize\n") ==
+        "AttributeError: module 'tensorflow.image' has no attribute 'resize': tensorflow.image.resize is not "
+        "supported in tape scripts");
+  CHECK(error_of("tf.math.rint\n").find("tensorflow.math.rint is not supported in tape scripts") != std::string::npos);
+  CHECK(error_of("tf.reduce_summ\n") == "AttributeError: module 'tensorflow' has no attribute 'reduce_summ'");
+  CHECK(out("print(tf.math.xdivy(2., 4.).numpy())\n") == Lines{"0.5"});
+}
