@@ -390,8 +390,9 @@ bool Evaluator::decide(const Value& v, const std::string& what, int untaken_line
   return t;
 }
 
+template <class DecideTest>
 bool Evaluator::decide_collecting(const Expr& test, Frame& f, Value& value, std::vector<TensorId>& decisions,
-                                  const std::function<bool(const Value&)>& decide_test) {
+                                  DecideTest&& decide_test) {
   decision_collectors_.push_back(&decisions);
   struct Pop {
     std::vector<std::vector<TensorId>*>& stack;
@@ -1117,20 +1118,18 @@ Value Evaluator::eval_boolop(const BoolOp& b, Frame& f) {
   // Each operand decided on selects between itself and the rest: the rest is evaluated,
   // and the result chosen, under that decision (control edges, as for `a if c else b`).
   Value v;
-  std::vector<TensorId> decisions;
-  PopControls pop{in_, 0};
+  PopControls pop{in_, 0};  // one control per tensor decided on
   for (size_t i = 0; i < b.values.size(); ++i) {
     v = eval(*b.values[i], f);
     if (i + 1 == b.values.size()) break;
     const bool t = decide(v, b.op == BoolOpKind::And ? "and" : "or", 0, nullptr);
     if (v.kind == VKind::Tensor || v.kind == VKind::Variable) {
-      decisions.push_back(in_.engine().log().events.back().subject);  // the decided tensor (a variable's read)
-      in_.engine().push_control(decisions.back());
+      in_.engine().push_control(in_.engine().log().events.back().subject);  // the decided tensor (a variable's read)
       ++pop.n;
     }
     if (b.op == BoolOpKind::And ? !t : t) break;
   }
-  if (!decisions.empty() && (v.kind == VKind::Tensor || v.kind == VKind::Variable)) in_.engine().control_use(v.id);
+  if (pop.n > 0 && (v.kind == VKind::Tensor || v.kind == VKind::Variable)) in_.engine().control_use(v.id);
   return v;
 }
 

@@ -6,7 +6,6 @@
 #pragma once
 #include <memory>
 #include <optional>
-#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -132,8 +131,9 @@ class Evaluator {
   std::vector<std::vector<TensorId>*> decision_collectors_;
   std::unordered_map<const Body*, std::vector<std::string>> body_names_;  // names a body mentions
   // Evaluates `test` and decides it, collecting every tensor decision made meanwhile.
+  template <class DecideTest>
   bool decide_collecting(const Expr& test, Frame& f, Value& value, std::vector<TensorId>& decisions,
-                         const std::function<bool(const Value&)>& decide_test);
+                         DecideTest&& decide_test);
   std::shared_ptr<Interpreter::FrozenCaptures> frozen_;  // active while replaying a tf.function
   std::shared_ptr<Interpreter::FrozenCaptures> recording_;  // active while tracing one
   uint64_t call_serial_ = 0;  // heap serial when that tf.function call began

@@ -121,10 +121,11 @@ Value unary(Interpreter& in, const std::string& qual, const std::string& type, c
   });
 }
 
-// z = Op(x, y) with TF's fast-path conversion.
-Value binary(Interpreter& in, const std::string& qual, const std::string& type) {
-  return native_fn(in, qual, [qual, type](Interpreter& in2, CallArgs& a) {
-    Args args(in2, a, qual, {"x", "y", "name"}, 2);
+// z = Op(x, y) with TF's fast-path conversion; `first`/`second` name the parameters.
+Value binary(Interpreter& in, const std::string& qual, const std::string& type, const char* first = "x",
+             const char* second = "y") {
+  return native_fn(in, qual, [qual, type, first, second](Interpreter& in2, CallArgs& a) {
+    Args args(in2, a, qual, {first, second, "name"}, 2);
     const std::vector<TensorId> xy = convert_together(in2, {&args[0], &args[1]});
     const TensorId x = xy[0], y = xy[1];
     return T(in2.engine().execute1(binary_op_for(type, in2.engine().value(x).dtype), {x, y}, {}, qual));
@@ -313,12 +314,7 @@ void install_math(Interpreter& in, const Modules& m) {
     if (b.top) put({m.tf}, b.name, binary(in, std::string("tf.") + b.name, b.type));
     put({m.math}, b.name, binary(in, std::string("tf.math.") + b.name, b.type));
   }
-  // atan2(y, x): the names say which is which.
-  put({m.tf, m.math}, "atan2", native_fn(in, "tf.math.atan2", [](Interpreter& in2, CallArgs& a) {
-        Args args(in2, a, "atan2", {"y", "x", "name"}, 2);
-        const std::vector<TensorId> yx = convert_together(in2, {&args[0], &args[1]});
-        return T(in2.engine().execute1("Atan2", {yx[0], yx[1]}, {}, "tf.math.atan2"));
-      }));
+  put({m.tf, m.math}, "atan2", binary(in, "tf.math.atan2", "Atan2", "y", "x"));  // atan2(y, x)
   // nn_ops.leaky_relu: integer features become float32 first; alpha is an attr.
   put({m.nn}, "leaky_relu", native_fn(in, "tf.nn.leaky_relu", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "leaky_relu", {"features", "alpha", "name"}, 1);
