@@ -21,9 +21,12 @@ print(', '.join(libs) or 'none found')
 PY
 )"
 ours=(); theirs=()
+# Each workload in its own process, ours and theirs interleaved.
 for round in 1 2 3; do
-  ours+=("$(./build/bench_engine "$@")")
-  theirs+=("$(/usr/bin/python3 bench/torch_bench.py "$@")")
+  for w in chain mlp; do
+    ours+=("$(./build/bench_engine "$@" "$w")")
+    theirs+=("$(/usr/bin/python3 bench/torch_bench.py "$@" "$w")")
+  done
 done
 python3 - "${ours[@]}" --- "${theirs[@]}" <<'PY'
 import json, statistics, sys

@@ -57,9 +57,12 @@ def mlp(steps):
 
 
 quick = "--quick" in sys.argv
+which = [a for a in sys.argv[1:] if a in ("chain", "mlp")] or ["chain", "mlp"]
 cfg = torch.__config__.show()
 blas = "OpenBLAS" if "openblas" in cfg.lower() else "unknown"
 print(json.dumps({"bench": "info", "torch": torch.__version__, "blas_build": blas}), flush=True)
-chain(10000, 3 if quick else 7)
-chain(100000, 1 if quick else 5)
-mlp(5 if quick else 30)
+if "chain" in which:
+    chain(10000, 3 if quick else 7)
+    chain(100000, 1 if quick else 5)
+if "mlp" in which:
+    mlp(5 if quick else 30)
