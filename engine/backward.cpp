@@ -73,6 +73,13 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
   st.gradients.reserve(st.tensor_usage_counts.size() + targets.size());
   for (size_t i = 0; i < targets.size(); ++i) add_pending(st, targets[i], seeds[i]);
 
+  // TF's unneeded_gradients: a gradient function need not compute what neither the tape
+  // nor the call's sources hold.
+  IdSet source_set;
+  for (TensorId s : sources) source_set.insert(s);
+  const std::function<bool(TensorId)> needed = [&](TensorId t) {
+    return tape.on_tape.count(t) || source_set.count(t);
+  };
   const OpRegistry& reg = OpRegistry::instance();
   std::vector<TensorId> upstream;
   while (!st.ready.empty()) {
@@ -104,7 +111,7 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
         throw TfError("LookupError", "gradient registry has no entry for: " + op.type);
       }
       if (def->grad_kind == GradKind::Function && def->grad) {
-        GradContext ctx(e, op, upstream, received);
+        GradContext ctx(e, op, upstream, received, &needed);
         const OpId outer = e.differentiating();
         e.set_differentiating(op_id);
         try {
@@ -140,7 +147,15 @@ std::vector<TensorId> run_backward(Engine& e, const Tape& tape, const std::vecto
       if (!uc || *uc <= 0) continue;
       if (--*uc == 0) {
         const size_t* producer = tensor_to_record.find(in);
-        if (!producer) continue;
+        if (!producer) {
+          // All its consumers have run. A tensor the tape never had (neither watched nor
+          // made by a recorded op) loses its gradient, as in TF's ComputeGradient ("has no
+          // associated op. Deleting gradient"): an input another tape watched, or a source
+          // this tape never saw, is None here.
+          if (!tape.on_tape.count(in))
+            if (BackwardState::Pending* p = st.gradients.find(in)) *p = {};
+          continue;
+        }
         BackwardState::OpState& ps = st.records[*producer];
         if (ps.reachable && !ps.done && --ps.missing == 0) st.ready.push_front(*producer);
       }

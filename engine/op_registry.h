@@ -45,8 +45,11 @@ using ForwardFn = std::function<TensorList(const std::vector<const TensorValue*>
 class GradContext {
  public:
   // `received` bit i: output i got a gradient from its consumers (the others get zeros).
-  GradContext(Engine& e, const OpInfo& op, const std::vector<TensorId>& upstream, uint64_t received = ~0ull)
-      : engine_(e), op_(op), upstream_(upstream), received_(received) {}
+  // `needed`: whether a gradient for a tensor is kept by this backward pass (TF's
+  // unneeded_gradients: on the tape or a source); null keeps every gradient.
+  GradContext(Engine& e, const OpInfo& op, const std::vector<TensorId>& upstream, uint64_t received = ~0ull,
+              const std::function<bool(TensorId)>* needed = nullptr)
+      : engine_(e), op_(op), upstream_(upstream), received_(received), needed_(needed) {}
 
   Engine& engine() { return engine_; }
   const OpInfo& op() const { return op_; }
@@ -56,6 +59,8 @@ class GradContext {
   // Whether grad(i) came from a consumer rather than being zeros filled in for an unused
   // output (TF's _is_zeros_tensor check).
   bool received(size_t i) const { return i >= 64 || ((received_ >> i) & 1) != 0; }
+  // Whether the pass keeps a gradient for input i (TF's skip_input_indices, inverted).
+  bool needed(size_t i) const { return !needed_ || (*needed_)(input(i)); }
   const Attrs& attrs() const;
   const TensorValue& value(TensorId id) const;
   const Shape& shape(TensorId id) const;
@@ -77,6 +82,7 @@ class GradContext {
   const OpInfo& op_;
   const std::vector<TensorId>& upstream_;
   uint64_t received_;
+  const std::function<bool(TensorId)>* needed_;
 };
 
 // One entry per op input: a gradient tensor id, or kNoId for "None" (held inline: an

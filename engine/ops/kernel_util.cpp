@@ -276,13 +276,7 @@ std::vector<int64_t> strided_indices(const Shape& counts, const std::vector<int6
 // ---------------------------------------------------------------------------------
 // Gradient builders
 
-bool needs_grad(GradContext& c, size_t i) {
-  const TensorId t = c.input(i);
-  const Engine& e = c.engine();
-  for (const TapeInfo& info : e.log().tapes)
-    if (e.tape(info.id).on_tape.count(t)) return true;
-  return false;
-}
+bool needs_grad(GradContext& c, size_t i) { return c.needed(i); }
 
 TensorId unbroadcast(GradContext& c, TensorId g, TensorId x) {
   if (c.shape(g) == c.shape(x)) return g;

@@ -223,10 +223,11 @@ std::vector<int64_t> strided_indices(const Shape& counts, const std::vector<int6
 // ---------------------------------------------------------------------------------
 // Gradient builders (every one made of engine ops, so enclosing tapes record them).
 
-// Whether input i of the op being differentiated can need a gradient: it is on some
-// tape (watched, or made by a recorded op). Like TF's skip_input_indices, gradient
-// functions return None for the other inputs instead of computing what nobody asked
-// for (the data side of x @ w, the constant exponent of x**2).
+// Whether input i of the op being differentiated can need a gradient: it is on the tape
+// being differentiated (watched, or made by a recorded op) or one of the call's sources.
+// Like TF's skip_input_indices, gradient functions return None for the other inputs
+// instead of computing what nobody asked for (the data side of x @ w, the constant
+// exponent of x**2); the pass would drop those gradients anyway.
 bool needs_grad(GradContext& c, size_t i);
 // f() for input i when it can need a gradient, else None.
 template <class F>
