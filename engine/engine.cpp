@@ -97,6 +97,10 @@ TensorId Engine::constant(TensorValue v, const std::string& label) {
 void Engine::record_on_tapes(OpInfo& op) {
   for (TapeId tid : active_) {
     Tape& t = *tapes_[static_cast<size_t>(tid - 1)];
+    if (stop_gradient_running_) {
+      op.not_recorded.emplace_back(tid, NotRecordedReason::StopGradient);
+      continue;
+    }
     if (t.stop_depth > 0) {
       op.not_recorded.emplace_back(tid, NotRecordedReason::StopRecording);
       continue;
@@ -195,6 +199,9 @@ const OpInfo& Engine::run_op(const std::string& type, const TensorId* inputs, si
                              const std::string& label) {
   const OpDef* def = OpRegistry::instance().find(type);
   if (!def || !def->forward) throw TfError("NotFoundError", "Op type not registered '" + type + "'");
+  // No tape records StopGradient, so none records what is computed from it.
+  std::optional<StopGradientScope> paused;
+  if (type == "StopGradient") paused.emplace(*this);
   IdList ins(inputs, inputs + n);
   for (TensorId& id : ins)
     if (is_variable(id)) id = read_variable(id);  // a variable used as a tensor is read first, as in TF
@@ -220,7 +227,7 @@ const OpInfo& Engine::run_op(const std::string& type, const TensorId* inputs, si
       throw graph_op_error(err);
     }
     if (err.type() == "ResourceError") throw;
-    throw TfError(err.type(), eager_op_message(err.what(), label, n));
+    throw TfError(err.type(), eager_op_message(err.what(), label, n, attrs.has("num") ? attrs.get_int("num") : -1));
   }
   // TF runs every eager kernel with denormals flushed to zero (ScopedFlushDenormal):
   // a float32/float64 result below the smallest normal number is ±0.
@@ -400,6 +407,7 @@ const VariableInfo& Engine::variable(TensorId var) const {
 }
 
 void Engine::auto_watch_on_read(TensorId var) {
+  if (stop_gradient_running_) return;  // no tape is listening
   const VariableInfo& vi = variable(var);
   for (TapeId tid : active_) {
     Tape& t = tape_ref(tid);

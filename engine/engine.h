@@ -76,6 +76,22 @@ class Engine {
   TensorId execute1(const std::string& type, std::initializer_list<TensorId> inputs, const Attrs& attrs = {},
                     const std::string& label = {});
 
+  // tf.stop_gradient runs inside record.stop_recording(): while a scope lives, no tape
+  // records an op (each is NotRecordedReason::StopGradient) or watches a variable read.
+  // run_op opens one for a StopGradient op; the interpreter opens one around converting
+  // stop_gradient's argument (a variable read, a list packed).
+  class StopGradientScope {
+   public:
+    explicit StopGradientScope(Engine& e) : flag_(e.stop_gradient_running_), was_(flag_) { flag_ = true; }
+    ~StopGradientScope() { flag_ = was_; }
+    StopGradientScope(const StopGradientScope&) = delete;
+    StopGradientScope& operator=(const StopGradientScope&) = delete;
+
+   private:
+    bool& flag_;
+    bool was_;
+  };
+
   // --- values crossing the engine boundary (HOST_COMPUTATION) ---
   // A tensor becomes a host array (.numpy(), np.*): returns the host value's id.
   TensorId to_host(TensorId t, const std::string& label);
@@ -212,6 +228,7 @@ class Engine {
   std::vector<int64_t> var_index_;  // handle id -> index in log_.variables (sparse map)
   int64_t next_id_ = 1;
   int line_ = 0;
+  bool stop_gradient_running_ = false;  // tapes paused (see run_op)
   CallId grad_call_ = kNoId;
   TapeId grad_tape_ = kNoId;
   OpId differentiating_ = kNoId;

@@ -4,7 +4,8 @@
 
 namespace ts {
 
-std::string eager_op_message(const std::string& message, const std::string& label, size_t num_inputs) {
+std::string eager_op_message(const std::string& message, const std::string& label, size_t num_inputs,
+                             int64_t num_outputs) {
   // Only a message that names its op ("... [Op:MatMul]") came from running one.
   const size_t tag = message.rfind(" [Op:");
   if (tag == std::string::npos || message.empty() || message.back() != ']') return message;
@@ -15,7 +16,9 @@ std::string eager_op_message(const std::string& message, const std::string& labe
   if (!before_kernel) {
     // The wrapped function's name carries a list input's length attr N.
     const bool list_op = op == "ConcatV2" || op == "Pack" || op == "AddN" || op == "Einsum";
-    const std::string n = list_op && num_inputs > 0 ? "_N_" + std::to_string(num_inputs) : "";
+    // ... and a list output's (Unpack's num).
+    std::string n = list_op && num_inputs > 0 ? "_N_" + std::to_string(num_inputs) : "";
+    if (op == "Unpack" && num_outputs >= 0) n = "_num_" + std::to_string(num_outputs);
     out = "{{function_node __wrapped__" + op + n + "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
   }
   // Subscripts go through array_ops._slice_helper, whose name scope is kept in eager

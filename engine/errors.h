@@ -23,7 +23,8 @@ class TfError : public std::runtime_error {
 // scopes are skipped in eager mode), "strided_slice/" for a subscript, the default name
 // of tf.concat/stack/unstack/split (`label`: the op's label). Messages not ending in
 // " [Op:<type>]" are returned unchanged.
-std::string eager_op_message(const std::string& message, const std::string& label = "", size_t num_inputs = 0);
+std::string eager_op_message(const std::string& message, const std::string& label = "", size_t num_inputs = 0,
+                             int64_t num_outputs = -1);
 
 // The same failure while a tf.function traces: graph construction checks an op's input
 // dtypes before any kernel runs (op_def_library._apply_op_helper), so a mismatch is

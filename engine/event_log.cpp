@@ -54,6 +54,7 @@ const char* not_recorded_reason_text(NotRecordedReason r) {
     case NotRecordedReason::TapeNotEntered: return "it ran before the tape's block was entered";
     case NotRecordedReason::TapeExited: return "it ran after the tape's block ended";
     case NotRecordedReason::HostOrStateful: return "it runs outside TensorFlow or through state, which no tape records";
+    case NotRecordedReason::StopGradient: return "tf.stop_gradient runs with every tape paused";
   }
   return "?";
 }

@@ -84,6 +84,7 @@ enum class NotRecordedReason {
   TapeNotEntered,      // the tape was created but its block not entered yet
   TapeExited,          // after the tape's block (or a non-persistent gradient call)
   HostOrStateful,      // the op is outside the engine or goes through state
+  StopGradient,        // tf.stop_gradient (and a variable read for it) runs with every tape paused
 };
 const char* not_recorded_reason_text(NotRecordedReason r);
 

@@ -203,8 +203,9 @@ std::vector<int64_t> paddings_of(const TensorValue& x, const Attrs& attrs) {
     invalid_argument("Pad", "The first dimension of paddings must be the rank of inputs" +
                                 shape_list_str({static_cast<int64_t>(p.size() / 2), 2}) + " " +
                                 shape_list_str(x.shape));
-  for (int64_t v : p)
-    if (v < 0) invalid_argument("Pad", "Paddings must be non-negative: " + std::to_string(v));
+  for (size_t d = 0; d + 1 < p.size(); d += 2)
+    if (p[d] < 0 || p[d + 1] < 0)
+      invalid_argument("Pad", "Paddings must be non-negative: " + std::to_string(p[d]) + " " + std::to_string(p[d + 1]));
   return p;
 }
 

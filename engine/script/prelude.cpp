@@ -2413,6 +2413,9 @@ def _embedding_lookup(params, ids, max_norm=None, name=None):
 
 def _gradients(ys, xs, grad_ys=None, name='gradients', gate_gradients=False, aggregation_method=None,
                stop_gradients=None, unconnected_gradients=None):
+    if not tf.executing_eagerly():
+        raise NotImplementedError("tf.gradients inside a tf.function (symbolic graph gradients) is not supported "
+                                  "in tape scripts: use tf.GradientTape")
     raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.")
 
 

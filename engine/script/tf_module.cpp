@@ -117,6 +117,10 @@ void put(std::initializer_list<ModuleObj*> mods, const std::string& name, const 
 Value unary(Interpreter& in, const std::string& qual, const std::string& type, const char* param) {
   return native_fn(in, qual, [qual, type, param](Interpreter& in2, CallArgs& a) {
     Args args(in2, a, qual, {param, "name"}, 1);
+    // stop_gradient converts its argument with the tapes paused too (a variable read
+    // for it is watched by no tape).
+    std::optional<Engine::StopGradientScope> paused;
+    if (type == "StopGradient") paused.emplace(in2.engine());
     return T(in2.engine().execute1(type, {arg_tensor(in2, args[0])}, {}, qual));
   });
 }
@@ -446,14 +450,18 @@ void install_math(Interpreter& in, const Modules& m) {
     for (Eigen::Index i = 0; i < idx.data.size(); ++i) {
       const int64_t k = static_cast<int64_t>(idx.data[i]);
       if (k < 0 || k >= n) {
+        // The kernel's SliceDebugString: "[1,0]" (nothing for a scalar index).
         std::string where;
         int64_t rest = i;
         for (int64_t st : strides_of(idx.shape)) {
-          where += "[" + std::to_string(rest / st) + "]";
+          where += (where.empty() ? "[" : ",") + std::to_string(rest / st);
           rest %= st;
         }
-        in2.raise("InvalidArgumentError", "indices" + (where.empty() ? std::string("") : where) + " = " + std::to_string(k) +
-                                              " is not in [0, " + std::to_string(n) + ") [Op:GatherV2]");
+        if (!where.empty()) where += "]";
+        // Along axis 0 a variable's gather is its sparse_read: a ResourceGather.
+        const char* op = args[0].kind == VKind::Variable && axis_given_zero ? "ResourceGather" : "GatherV2";
+        in2.raise("InvalidArgumentError", "indices" + where + " = " + std::to_string(k) + " is not in [0, " +
+                                              std::to_string(n) + ") [Op:" + op + "]");
       }
       picked.push_back(parts[static_cast<size_t>(k)]);
     }
@@ -565,6 +573,8 @@ void install_math(Interpreter& in, const Modules& m) {
         const int64_t rank = idx.rank();
         if (axis < 0) axis = rank;
         if (axis > rank) in2.raise("InvalidArgumentError", "Expected axis to be -1 or between [0, " + std::to_string(rank) + ").  But received: " + std::to_string(axis) + " [Op:OneHot]");
+        if (depth < 0)
+          in2.raise("InvalidArgumentError", "depth must be non-negative, got: " + std::to_string(depth) + " [Op:OneHot]");
         Shape out = idx.shape;
         out.insert(out.begin() + axis, depth);
         check_new_shape(in2, out, DTypeFlavor::Tf);
@@ -930,9 +940,19 @@ void install_creation(Interpreter& in, const Modules& m) {
         Args args(in2, a, "unstack", {"value", "num", "axis", "name"}, 1);
         const int64_t axis = args.has(2) ? int_arg(in2, args[2], "axis") : 0;
         Attrs attrs{{"axis", axis}};
-        if (args.has(1)) attrs.set("num", int_arg(in2, args[1], "num"));
+        const TensorId x = arg_tensor(in2, args[0]);
+        if (args.has(1)) {
+          attrs.set("num", int_arg(in2, args[1], "num"));
+        } else {  // array_ops.unstack takes num from the static shape, checking the axis first
+          const Shape& xs = in2.engine().value(x).shape;
+          const int64_t r = static_cast<int64_t>(xs.size());
+          if (axis < -r || axis >= r)
+            in2.raise("ValueError", "Argument `axis` = " + std::to_string(axis) + " not in range [" + std::to_string(-r) +
+                                        ", " + std::to_string(r) + ")");
+          attrs.set("num", xs[static_cast<size_t>(axis < 0 ? axis + r : axis)]);
+        }
         std::vector<Value> out;
-        for (TensorId id : in2.engine().execute("Unpack", {arg_tensor(in2, args[0])}, attrs, "tf.unstack")) out.push_back(T(id));
+        for (TensorId id : in2.engine().execute("Unpack", {x}, attrs, "tf.unstack")) out.push_back(T(id));
         return in2.make_list(std::move(out));
       }));
   put({m.tf}, "squeeze", native_fn(in, "tf.squeeze", [](Interpreter& in2, CallArgs& a) {
@@ -987,21 +1007,41 @@ void install_creation(Interpreter& in, const Modules& m) {
         Engine& e = in2.engine();
         const TensorId x = arg_tensor(in2, args[0]);
         const Shape xs = e.value(x).shape;
-        int64_t axis = args.has(2) ? int_arg(in2, args[2], "axis") : 0;
-        if (axis < 0) axis += static_cast<int64_t>(xs.size());
-        if (axis < 0 || axis >= static_cast<int64_t>(xs.size()))
-          in2.raise("InvalidArgumentError", "split_dim out of range");
-        const int64_t dim = xs[static_cast<size_t>(axis)];
+        // An int is Split's num_split; a list, SplitV's size_splits (num_split its length).
+        const bool by_count = args[1].kind == VKind::Int;
         std::vector<int64_t> sizes;
-        if (args[1].kind == VKind::Int) {
-          const int64_t n = args[1].i;
-          if (n <= 0 || dim % n != 0)
-            in2.raise("InvalidArgumentError", "Number of ways to split should evenly divide the split dimension, but got split_dim " +
-                                                  std::to_string(axis) + " (size = " + std::to_string(dim) + ") and num_split " +
-                                                  std::to_string(n) + " [Op:Split]");
+        if (!by_count) sizes = axis_arg(in2, args[1]);
+        const int64_t num_split = by_count ? args[1].i : static_cast<int64_t>(sizes.size());
+        const std::string op = by_count ? "Split" : "SplitV";
+        if (num_split < 1)  // the OpDef's attr check, before any kernel
+          in2.raise("InvalidArgumentError",
+                    "Value for attr 'num_split' of " + std::to_string(num_split) +
+                        " must be at least minimum 1\n\t; NodeDef: {{node " + op + "}}; Op<name=" + op +
+                        (by_count ? "; signature=split_dim:int32, value:T -> output:num_split*T; attr=num_split:int,min=1; "
+                                    "attr=T:type> [Op:Split] name: split"
+                                  : "; signature=value:T, size_splits:Tlen, split_dim:int32 -> output:num_split*T; "
+                                    "attr=num_split:int,min=1; attr=T:type; attr=Tlen:type,default=DT_INT64,allowed=[DT_INT8, "
+                                    "DT_INT32, DT_INT64]> [Op:SplitV] name: split"));
+        // Kernel errors: the wrapped function is named with the output count.
+        auto kernel_error = [&](const std::string& what) {
+          in2.raise("InvalidArgumentError", "{{function_node __wrapped__" + op + "_num_split_" + std::to_string(num_split) +
+                                                "_device_/job:localhost/replica:0/task:0/device:CPU:0}} " + what + " [Op:" +
+                                                op + "] name: split");
+        };
+        const int64_t given_axis = args.has(2) ? int_arg(in2, args[2], "axis") : 0;
+        const int64_t rank = static_cast<int64_t>(xs.size());
+        const int64_t axis = given_axis < 0 ? given_axis + rank : given_axis;
+        if (axis < 0 || axis >= rank)
+          kernel_error("-input rank(-" + std::to_string(rank) + ") <= split_dim < input rank (" + std::to_string(rank) +
+                       "), but got " + std::to_string(given_axis));
+        const int64_t dim = xs[static_cast<size_t>(axis)];
+        if (by_count) {
+          const int64_t n = num_split;
+          if (dim % n != 0)
+            kernel_error("Number of ways to split should evenly divide the split dimension, but got split_dim " +
+                         std::to_string(axis) + " (size = " + std::to_string(dim) + ") and num_split " + std::to_string(n));
           sizes.assign(static_cast<size_t>(n), dim / n);
         } else {
-          sizes = axis_arg(in2, args[1]);
           int64_t total = 0, unknown = -1;
           for (size_t i = 0; i < sizes.size(); ++i) {
             if (sizes[i] == -1) unknown = static_cast<int64_t>(i);
@@ -1009,9 +1049,9 @@ void install_creation(Interpreter& in, const Modules& m) {
           }
           if (unknown >= 0) sizes[static_cast<size_t>(unknown)] = dim - total;
           else if (total != dim)
-            in2.raise("InvalidArgumentError", "Determined shape must either match input shape along split_dim exactly if fully "
-                                                  "specified, or be less than the size of the input along split_dim if not fully "
-                                                  "specified.  Got: " + std::to_string(total) + " [Op:SplitV]");
+            kernel_error("Determined shape must either match input shape along split_dim exactly if fully specified, or be "
+                         "less than the size of the input along split_dim if not fully specified.  Got: " +
+                         std::to_string(total));
         }
         std::vector<Value> parts;
         int64_t offset = 0;
@@ -1659,7 +1699,20 @@ Value tape_batch_jacobian(Interpreter& in, TapeId tape, CallArgs& a) {
     in.raise("RuntimeError",
              "GradientTape must be created with persistent=True to compute the batch_jacobian with eager execution "
              "enabled and  with experimental_use_pfor set to False.");
+  const bool persistent = e.tape(tape).persistent;
   const TensorId j = in_pfor(in, pfor, "batch_jacobian", [&] { return e.jacobian(tape, args[0].id, spec, u, true); });
+  // pfor runs loop_fn a second time (for the tiled iterations) when parallel_iterations
+  // is at most the row count; backprop.py's loop_fn refuses a second run on a
+  // non-persistent tape, whose first run has consumed it.
+  if (pfor && args.has(3) && !persistent) {
+    const Shape& ts = e.shape_of(args[0].id);
+    const int64_t batch = ts.empty() ? 0 : ts[0];
+    const int64_t rows = batch > 0 ? num_elements(ts) / batch : 0;
+    if (rows >= int_arg(in, args[3], "parallel_iterations"))
+      in.raise("RuntimeError",
+               "GradientTape must be created with persistent=True to compute the batch_jacobian with "
+               "parallel_iterations.");
+  }
   // Never None: the engine gives zeros, logged with their diagnosis, where nothing
   // connects (TF's batch_jacobian keeps that older behaviour).
   return T(j);
@@ -1909,6 +1962,10 @@ void register_custom_gradient_op() {
 
 Value custom_gradient_call(Interpreter& in, const Value& f, const std::string& fname, CallArgs& a) {
   Engine& e = in.engine();
+  if (e.tracing() && !a.kwargs.empty())  // _graph_mode_decorator's first check
+    in.raise("ValueError",
+             "The custom_gradient decorator currently supports keywords arguments only when eager execution is "
+             "enabled.");
   const size_t ops_before = e.log().ops.size();
   const Value out = in.call(f, a.args, a.kwargs);
   std::vector<Value> pair = is_sequence(out) ? seq_items(out) : std::vector<Value>{};

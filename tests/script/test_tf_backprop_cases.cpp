@@ -668,3 +668,113 @@ TEST_CASE("backprop: a traced custom_gradient is recorded by every tape that rea
             "  y = g()\n"
             "print(t.gradient(y, c))\n") == Lines{"None"});
 }
+
+TEST_CASE("backprop: a tape's gradient for a tensor it never had is dropped, whatever other tapes watched",
+          "[backprop]") {
+  // tape.h ComputeGradient: once a tensor's consumers have run, a tensor missing from this
+  // tape's tensor_tape_ loses its gradient ("has no associated op. Deleting gradient").
+  CHECK(out("x = tf.constant(3.)\n"
+            "y = tf.constant(2.)\n"
+            "with tf.GradientTape() as outer:\n"
+            "  outer.watch(x)\n"
+            "  with tf.GradientTape() as inner:\n"
+            "    inner.watch(y)\n"
+            "    z = x * y\n"
+            "  print(inner.gradient(z, [x, y]))\n"
+            "print(outer.gradient(z, x))\n") ==
+        Lines{"[None, <tf.Tensor: shape=(), dtype=float32, numpy=3.0>]", "tf.Tensor(2.0, shape=(), dtype=float32)"});
+  // An earlier tape, still alive, that watched x changes nothing for a later one.
+  CHECK(out("x = tf.constant(3.)\n"
+            "y = tf.constant(5.)\n"
+            "with tf.GradientTape(persistent=True) as t1:\n"
+            "  t1.watch(x)\n"
+            "with tf.GradientTape() as t2:\n"
+            "  t2.watch(y)\n"
+            "  r = x * y\n"
+            "print(t2.gradient(r, [x, y]))\n") == Lines{"[None, <tf.Tensor: shape=(), dtype=float32, numpy=3.0>]"});
+  // A target that is also a source and feeds a recorded op: its seed is dropped with it.
+  CHECK(out("x = tf.constant(3.)\n"
+            "y = tf.constant(5.)\n"
+            "with tf.GradientTape() as t:\n"
+            "  t.watch(y)\n"
+            "  r = x * y\n"
+            "print(t.gradient([r, x], [x, y]))\n") == Lines{"[None, <tf.Tensor: shape=(), dtype=float32, numpy=3.0>]"});
+  // Unconsumed target = source stays ones (InitialGradients' sources_that_are_targets).
+  CHECK(out("x = tf.constant(3.)\n"
+            "with tf.GradientTape() as t:\n"
+            "  pass\n"
+            "print(t.gradient(x, x))\n") == Lines{"tf.Tensor(1.0, shape=(), dtype=float32)"});
+}
+
+TEST_CASE("backprop: tf.stop_gradient runs with every tape paused", "[backprop]") {
+  // array_ops.stop_gradient wraps its op in record.stop_recording()
+  // (backprop_test.py test_stop_gradient_hides_downstream_ops).
+  CHECK(out("@tf.custom_gradient\n"
+            "def boom(x):\n"
+            "  def grad(_):\n"
+            "    raise AssertionError('Unexpectedly ran the backward function')\n"
+            "  return x, grad\n"
+            "@tf.function\n"
+            "def f(x):\n"
+            "  return boom(x)\n"
+            "x = tf.constant(1.0)\n"
+            "with tf.GradientTape() as tape:\n"
+            "  tape.watch(x)\n"
+            "  y = f(tf.stop_gradient(x))\n"
+            "print(tape.gradient(y, x))\n") == Lines{"None"});
+  // An op with no gradient after it is never reached, so no LookupError.
+  CHECK(out("x = tf.constant([[[1.0, 2.0], [3.0, 4.0]]])\n"
+            "with tf.GradientTape() as tape:\n"
+            "  tape.watch(x)\n"
+            "  y = tf.image.adjust_contrast(tf.stop_gradient(x), 2.0)\n"
+            "print(tape.gradient(y, x))\n") == Lines{"None"});
+  // A variable read for it is watched by no tape; a later read is.
+  CHECK(out("v = tf.Variable(1.0)\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = tf.stop_gradient(v) * 2.0\n"
+            "print(t.watched_variables(), t.gradient(y, v))\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = tf.stop_gradient(v) * v\n"
+            "print(len(t.watched_variables()), t.gradient(y, v))\n") ==
+        Lines{"() None", "1 tf.Tensor(1.0, shape=(), dtype=float32)"});
+}
+
+TEST_CASE("backprop: batch_jacobian with parallel_iterations needs a persistent tape when pfor tiles", "[backprop]") {
+  // pfor runs loop_fn twice when 2 <= parallel_iterations <= rows; backprop.py's loop_fn
+  // refuses the second run on a non-persistent tape (testBatchJacobianParallelIterations).
+  const std::string s = "with tf.GradientTape(persistent=P) as t:\n"
+                        "  x = tf.constant([[3.0]])\n"
+                        "  t.watch(x)\n"
+                        "  z = tf.tile(x * x, [1, 16])\n"
+                        "print(t.batch_jacobian(z, x, parallel_iterations=N).shape)\n";
+  auto with = [&](const std::string& p, const std::string& n) {
+    std::string r = s;
+    r.replace(r.find('P'), 1, p);
+    r.replace(r.find('N'), 1, n);
+    return r;
+  };
+  const std::string err =
+      "RuntimeError: GradientTape must be created with persistent=True to compute the batch_jacobian with "
+      "parallel_iterations.";
+  CHECK(error_of(with("False", "8")) == err);
+  CHECK(error_of(with("False", "16")) == err);
+  CHECK(out(with("False", "17")) == Lines{"(1, 16, 1)"});  // more than the rows: one run
+  CHECK(out(with("True", "8")) == Lines{"(1, 16, 1)"});
+}
+
+TEST_CASE("backprop: a traced custom_gradient refuses keyword arguments", "[backprop]") {
+  CHECK(out("@tf.custom_gradient\n"
+            "def f(x, y=None):\n"
+            "  def g(dy):\n"
+            "    return dy * 10.\n"
+            "  return x * y, g\n"
+            "@tf.function\n"
+            "def call(x, y):\n"
+            "  return f(x, y=y)\n"
+            "try:\n"
+            "  call(tf.constant(3.), tf.constant(5.))\n"
+            "except ValueError as e:\n"
+            "  print(str(e).splitlines()[-1].strip())\n") ==
+        Lines{"ValueError: The custom_gradient decorator currently supports keywords arguments only when eager "
+              "execution is enabled."});
+}

@@ -274,3 +274,46 @@ TEST_CASE("op edges: strings and ranges take any index operator.index accepts", 
   CHECK(error_of("'abc'[1.0]\n") == "TypeError: string indices must be integers, not 'float'");
   CHECK(error_of("range(3)[1.0]\n") == "TypeError: range indices must be integers or slices, not float");
 }
+
+TEST_CASE("op edges: split, unstack, gather, pad and one_hot errors read as their kernels'", "[op_edges]") {
+  const std::string x = "x = tf.reshape(tf.range(1., 7.), [2, 3])\n";
+  const std::string dev = "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
+  // Split and SplitV name their wrapped function with num_split, and tf.split names the op.
+  CHECK(error_of(x + "tf.split(x, 2, axis=1)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Split_num_split_2" + dev +
+            "Number of ways to split should evenly divide the split dimension, but got split_dim 1 (size = 3) and "
+            "num_split 2 [Op:Split] name: split");
+  CHECK(error_of(x + "tf.split(x, 3, axis=2)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Split_num_split_3" + dev +
+            "-input rank(-2) <= split_dim < input rank (2), but got 2 [Op:Split] name: split");
+  CHECK(error_of(x + "tf.split(x, [2, 2], axis=1)\n").find("__wrapped__SplitV_num_split_2_device_") != std::string::npos);
+  CHECK(error_of(x + "tf.split(x, 0)\n").rfind("InvalidArgumentError: Value for attr 'num_split' of 0 must be at least "
+                                               "minimum 1\n\t; NodeDef: {{node Split}}; Op<name=Split;", 0) == 0);
+  // unstack checks the axis in Python when num is not given; Unpack's name carries num.
+  CHECK(error_of(x + "tf.unstack(x, axis=2)\n") == "ValueError: Argument `axis` = 2 not in range [-2, 2)");
+  CHECK(error_of(x + "tf.unstack(x, num=3)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Unpack_num_3" + dev +
+            "Input shape axis 0 must equal 3, got shape [2,3] [Op:Unpack] name: unstack");
+  // gather: SliceDebugString's [i,j]; a variable's gather along axis 0 is a ResourceGather.
+  CHECK(error_of(x + "tf.gather(x, [[0, 1], [2, 0]])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__GatherV2" + dev +
+            "indices[1,0] = 2 is not in [0, 2) [Op:GatherV2] name: ");
+  CHECK(error_of("tf.gather(tf.Variable([[1., 2.], [3., 4.]]), [0, 5])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__ResourceGather" + dev +
+            "indices[1] = 5 is not in [0, 2) [Op:ResourceGather] name: ");
+  CHECK(error_of(x + "tf.pad(x, [[-1, 0], [0, 0]])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Pad" + dev + "Paddings must be non-negative: -1 0 [Op:Pad] name: ");
+  CHECK(error_of("tf.one_hot([0, 1], -1)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__OneHot" + dev + "depth must be non-negative, got: -1 [Op:OneHot] name: ");
+}
+
+TEST_CASE("op edges: tf.gradients inside a tf.function says it is outside tape scripts", "[op_edges]") {
+  CHECK(error_of("@tf.function\n"
+                 "def g(x):\n"
+                 "  return tf.gradients(x * x, [x])[0]\n"
+                 "g(tf.constant(5.0))\n")
+            .find("NotImplementedError: tf.gradients inside a tf.function (symbolic graph gradients) is not supported in "
+                  "tape scripts") != std::string::npos);
+  CHECK(error_of("x = tf.constant(1.0)\ntf.gradients(x, [x])\n") ==
+        "RuntimeError: tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.");
+}

@@ -274,8 +274,8 @@ TEST_CASE("semantics: reduce_prod, gather, one_hot, squared_difference and ops T
               "[[0.20000000298023224, 0.20000000298023224, 0.20000000298023224], [1.0, 1.0, 1.0]]",
               "9.5394 45.5 24",
               "[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]] tf.Tensor(-4, shape=(), dtype=int32)",
-              "{{function_node __wrapped__GatherV2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
-              "indices[0] = 5 is not in [0, 2) [Op:GatherV2] name: "});
+              "{{function_node __wrapped__ResourceGather_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+              "indices[0] = 5 is not in [0, 2) [Op:ResourceGather] name: "});
 }
 
 TEST_CASE("semantics: pad, slice, split, eye, logical ops, reduce_all/any, moments, clip_by_global_norm", "[semantics]") {
