@@ -204,7 +204,9 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
                "compute with the values, not through state; fetch data outside the tape");
   if (op.type == "StopGradient")
     return set(Cause::StopGradient,
-               "The path from " + who + " runs through tf.stop_gradient" + at + ", which blocks the gradient on purpose.",
+               "The path from " + who + " runs through tf.stop_gradient" + at +
+                   ", which blocks the gradient on purpose: it runs with every tape paused, so no tape records it or "
+                   "what is computed from its result.",
                "remove tf.stop_gradient, if the gradient is wanted");
   if (def && def->grad_kind == GradKind::NotDifferentiable)
     return set(Cause::NonDifferentiableOp,
