@@ -181,15 +181,35 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
   const OpDef* def = OpRegistry::instance().find(op.type);
   const std::string at = " at " + line_str(op.line);
   const std::string who = q(in.label);
+  const OpInfo* at_op = &op;  // the op the break is shown at
   auto set = [&](Cause c, std::string msg, std::string fix) {
     d.code = c;
     d.message = std::move(msg);
     d.fix = std::move(fix);
-    d.line = op.line;
-    d.break_id = op.id;
-    d.evidence.insert(d.evidence.begin(), op_evidence(op));
+    d.line = at_op->line;
+    d.break_id = at_op->id;
+    d.evidence.insert(d.evidence.begin(), op_evidence(*at_op));
     return true;
   };
+  // What tf.stop_gradient ran to convert its argument (a variable's read, a list's Pack)
+  // ran with the tapes paused as well: the break is the StopGradient op it fed, the first
+  // one run after it.
+  for (const auto& [tid, reason] : op.not_recorded) {
+    if (tid != in.tape->id || reason != NotRecordedReason::StopGradient || op.type == "StopGradient") continue;
+    const auto& ops = e.log().ops;
+    for (size_t i = static_cast<size_t>(-2 - e.log().index[static_cast<size_t>(op.id)]) + 1; i < ops.size(); ++i) {
+      if (ops[i].type == "StopGradient") {
+        at_op = &ops[i];
+        break;
+      }
+    }
+  }
+  if (at_op->type == "StopGradient")
+    return set(Cause::StopGradient,
+               "The path from " + who + " runs through tf.stop_gradient at " + line_str(at_op->line) +
+                   ", which blocks the gradient on purpose: it runs with every tape paused, so no tape records it or "
+                   "what is computed from its result.",
+               "remove tf.stop_gradient, if the gradient is wanted");
   if (op.category == OpCategory::HostCompute || op.category == OpCategory::HostOut || op.category == OpCategory::HostIn)
     return set(Cause::HostComputation,
                "The path from " + who + " to the target leaves TensorFlow" + at + " (" + op.label +
@@ -202,12 +222,6 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
                "The path from " + who + " to the target runs through state" + at + " (" + op.label + ", " + op.type +
                    "): a value written into a variable or dataset and read back carries no gradient.",
                "compute with the values, not through state; fetch data outside the tape");
-  if (op.type == "StopGradient")
-    return set(Cause::StopGradient,
-               "The path from " + who + " runs through tf.stop_gradient" + at +
-                   ", which blocks the gradient on purpose: it runs with every tape paused, so no tape records it or "
-                   "what is computed from its result.",
-               "remove tf.stop_gradient, if the gradient is wanted");
   if (def && def->grad_kind == GradKind::NotDifferentiable)
     return set(Cause::NonDifferentiableOp,
                "The path from " + who + " runs through " + op.type + at + " (" + op.label +

@@ -105,6 +105,21 @@ TEST_CASE("diagnosis: other broken paths are further evidence; an initial value 
   CHECK(f.message.find("its initial value") != std::string::npos);
 }
 
+TEST_CASE("diagnosis: what tf.stop_gradient read or packed for its argument breaks at the stop_gradient",
+          "[diagnosis]") {
+  // The variable's read and the list's Pack ran with the tapes paused too (not recorded):
+  // the learner is shown the stop_gradient, not a read "the tape did not record".
+  Found f = only("x = tf.Variable(2.0)\nwith tf.GradientTape() as tape:\n  y = tf.stop_gradient(x) * 2.0\n"
+                 "print(tape.gradient(y, x))\n");
+  CHECK(f.code == "STOP_GRADIENT");
+  CHECK(f.line == 3);
+  CHECK(f.evidence.front().label == "tf.stop_gradient");
+  f = only("c = tf.constant(1.0)\nwith tf.GradientTape() as tape:\n  tape.watch(c)\n"
+           "  y = tf.stop_gradient([c, c]) * 2.0\nprint(tape.gradient(y, c))\n");
+  CHECK(f.code == "STOP_GRADIENT");
+  CHECK(f.line == 4);
+}
+
 // A branch decided by a value that left the engine (`float(x)`, `x.numpy()`) is still
 // decided by x: the tape sees nothing, but the trace graph has the control edge.
 TEST_CASE("diagnosis: a branch decided through a host value is CONTROL_FLOW_ONLY at its `if`", "[diagnosis]") {
