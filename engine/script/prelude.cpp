@@ -423,12 +423,28 @@ class Layer:
         if len(kwargs) > 0:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
 
+    def _ts_check_super_called(self):
+        if '_ts_weights' not in self.__dict__:
+            raise RuntimeError(f"In layer '{type(self).__name__}', you forgot to call `super().__init__()` as the first statement in the `__init__()` method. Go add it!")
+
+    def _ts_lock_state(self):
+        # Layer's build wrapper locks the tracker once built (Functional and Sequential
+        # models do not lock).
+        if not isinstance(self, Sequential):
+            self._ts_locked = True
+
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
                    regularizer=None, constraint=None, aggregation='none', name=None):
+        self._ts_check_super_called()
         if shape is None:
             shape = ()
         if dtype is None:
             dtype = getattr(self, '_ts_dtype', tf.float32)
+        dtype = tf.dtypes.as_dtype(dtype)
+        if initializer is None:  # glorot_uniform for floating variables, zeros for the rest
+            initializer = 'glorot_uniform' if dtype.is_floating else 'zeros'
+        if getattr(self, '_ts_locked', False):  # Tracker.add_to_store on a locked tracker
+            raise ValueError("You cannot add new elements of state (variables or sub-layers) to a layer that is already built. All state must be created in the `__init__()` method or in the `build()` method.")
         value = _initial_value(initializer, shape, dtype)
         if name is None:
             name = _ts_variable_name()
@@ -547,6 +563,7 @@ class Layer:
             variable.assign(value)
 
     def __call__(self, *args, **kwargs):
+        self._ts_check_super_called()
         # Layer.__call__: arrays become tensors, and float inputs are cast to the
         # layer's compute dtype (integers are left alone).
         dtype = getattr(self, '_ts_dtype', tf.float32)
@@ -580,6 +597,7 @@ class Layer:
             finally:
                 _ts_exit_scope(pushed)
             self.built = True
+            self._ts_lock_state()
         if not _ts_accepts_training(self.call):
             kwargs.pop('training', None)
         pushed = _ts_enter_scope(self)
@@ -762,6 +780,7 @@ class Sequential(Model):
                     finally:
                         _ts_exit_scope(inner)
                     layer.built = True
+                    layer._ts_lock_state()
                 if not hasattr(layer, 'compute_output_shape'):
                     return
                 shape = layer.compute_output_shape(shape)

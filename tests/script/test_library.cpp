@@ -837,3 +837,48 @@ TEST_CASE("keras: an initializer draws the same values on every call; a seed fix
             "print(tf.keras.initializers.Constant(0.5)((2,), dtype='int32').numpy().tolist())\n") ==
         Lines{"True", "True", "[0, 0]"});
 }
+
+TEST_CASE("keras: a built layer's state is locked; add_weight keeps its dtype; a missing super().__init__() says so",
+          "[library][keras]") {
+  // layer_test.py test_tracker_locking: build_wrapper calls _lock_state() after building.
+  CHECK(error_of("class BadLayer(tf.keras.layers.Layer):\n"
+                 "  def call(self, x):\n"
+                 "    self.w = self.add_weight(initializer='zeros', shape=())\n"
+                 "    return x\n"
+                 "BadLayer()(np.ones((3, 2)))\n")
+            .find("You cannot add new elements of state (variables or sub-layers) to a layer that is already built. "
+                  "All state must be created in the `__init__()` method or in the `build()` method.") !=
+        std::string::npos);
+  // Weights made in build() are fine, and so is a Sequential model built at once.
+  CHECK(out("class Scale(tf.keras.layers.Layer):\n"
+            "  def build(self, shape):\n"
+            "    self.s = self.add_weight(initializer='ones', shape=())\n"
+            "  def call(self, x):\n"
+            "    return x * self.s\n"
+            "layer = Scale()\n"
+            "print(layer(tf.constant(2.0)).numpy(), layer(tf.constant(3.0)).numpy())\n") == Lines{"2.0 3.0"});
+  // layer_test.py test_add_weight_defaults: zeros for non-floating dtypes, which are kept.
+  CHECK(out("class MyLayer(tf.keras.layers.Layer):\n"
+            "  def __init__(self):\n"
+            "    super().__init__()\n"
+            "    self.w1 = self.add_weight()\n"
+            "    self.w2 = self.add_weight(dtype='int32', trainable=False)\n"
+            "    self.w3 = self.add_weight(dtype='bool', trainable=False)\n"
+            "    self.w4 = self.add_weight(dtype='int32', shape=(2, 2), trainable=False)\n"
+            "layer = MyLayer()\n"
+            "print(layer.w1.dtype, layer.w2.dtype, layer.w3.dtype, layer.w4.numpy().tolist())\n") ==
+        Lines{"float32 int32 bool [[0, 0], [0, 0]]"});  // KerasVariable.dtype is a string
+  const std::string forgot = "RuntimeError: In layer 'MyLayer', you forgot to call `super().__init__()` as the first "
+                             "statement in the `__init__()` method. Go add it!";
+  CHECK(error_of("class MyLayer(tf.keras.layers.Layer):\n"
+                 "  def __init__(self, units):\n"
+                 "    self.units = units\n"
+                 "    self.w = self.add_weight(shape=(3, units), initializer='random_normal')\n"
+                 "MyLayer(5)\n") == forgot);
+  CHECK(error_of("class MyLayer(tf.keras.layers.Layer):\n"
+                 "  def __init__(self):\n"
+                 "    self.k = 2\n"
+                 "  def call(self, x):\n"
+                 "    return x * 2.0\n"
+                 "MyLayer()(tf.ones((1, 2)))\n") == forgot);
+}
