@@ -26,6 +26,32 @@ std::string q(const std::string& s) { return "`" + s + "`"; }
 
 std::string line_str(int line) { return "line " + std::to_string(line); }
 
+// HOST_COMPUTATION's fix: the TF op that computes what the NumPy function (or host
+// conversion) did, so the path stays on the tape.
+std::string host_fix(const std::string& label) {
+  static const std::unordered_map<std::string, std::string> tf_for = {
+      {"np.mean", "tf.reduce_mean"},   {"np.sum", "tf.reduce_sum"},     {"np.max", "tf.reduce_max"},
+      {"np.amax", "tf.reduce_max"},    {"np.min", "tf.reduce_min"},     {"np.amin", "tf.reduce_min"},
+      {"np.prod", "tf.reduce_prod"},   {"np.std", "tf.math.reduce_std"}, {"np.var", "tf.math.reduce_variance"},
+      {"np.square", "tf.square"},      {"np.sqrt", "tf.sqrt"},          {"np.exp", "tf.exp"},
+      {"np.log", "tf.math.log"},       {"np.sin", "tf.sin"},            {"np.cos", "tf.cos"},
+      {"np.tanh", "tf.tanh"},          {"np.abs", "tf.abs"},            {"np.power", "tf.pow"},
+      {"np.dot", "tf.tensordot"},      {"np.matmul", "tf.matmul"},      {"np.maximum", "tf.maximum"},
+      {"np.minimum", "tf.minimum"},    {"np.clip", "tf.clip_by_value"}, {"np.where", "tf.where"},
+      {"np.concatenate", "tf.concat"}, {"np.stack", "tf.stack"},        {"np.reshape", "tf.reshape"},
+      {"np.transpose", "tf.transpose"}, {"np.multiply", "tf.multiply"}, {"np.add", "tf.add"},
+      {"np.subtract", "tf.subtract"},  {"np.divide", "tf.divide"},      {"np.negative", "tf.negative"},
+      {"np.tan", "tf.math.tan"},       {"np.sign", "tf.sign"},          {"np.cumsum", "tf.cumsum"},
+      {"np.linalg.norm", "tf.norm"},   {"np.outer", "tf.tensordot(a, b, axes=0)"},
+      {"np.expand_dims", "tf.expand_dims"}, {"np.squeeze", "tf.squeeze"}, {"np.tile", "tf.tile"},
+  };
+  if (auto it = tf_for.find(label); it != tf_for.end())
+    return "keep the computation in tf ops: " + it->second + " instead of " + label;
+  if (label.rfind("np.", 0) == 0 && label != "np.array" && label != "np.asarray")
+    return "keep the computation in tf ops: the tf function that computes what " + label + " does";
+  return "keep the computation in tf ops: use the tensor itself, not " + label;
+}
+
 // An edge of the full trace graph, from a tensor through an op to one of its outputs.
 enum class EdgeKind { Data, State, Control };
 
@@ -174,6 +200,29 @@ std::string outside_reason(const EventLog& log, OpId op, TapeId tape) {
   return "it ran outside the tape's block";
 }
 
+// The line of this tape's first watch of `source` after `op` ran (0: none): the learner
+// watched it, but too late for the op.
+int watched_after(const EventLog& log, TapeId tape, TensorId source, OpId op) {
+  bool ran = false;
+  for (const Event& ev : log.events) {
+    if (ev.kind == EventKind::OpExecuted && ev.op == op) ran = true;
+    if (ran && ev.kind == EventKind::Watch && ev.tape == tape && ev.subject == source) return ev.line;
+  }
+  return 0;
+}
+
+// The line of a tape.reset() after this tape watched `source` (0: none): the reset
+// dropped the watch.
+int reset_after_watch(const EventLog& log, TapeId tape, TensorId source) {
+  int reset_line = 0;
+  for (const Event& ev : log.events) {
+    if (ev.tape != tape) continue;
+    if (ev.kind == EventKind::Watch && ev.subject == source) reset_line = -1;
+    if (ev.kind == EventKind::TapeReset && reset_line == -1) reset_line = ev.line;
+  }
+  return reset_line > 0 ? reset_line : 0;
+}
+
 // Classifies why `op` (entered through `kind`) ends the gradient path for tape `in`.
 // Returns false when the op passes gradients on this tape.
 bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op, size_t input_index,
@@ -181,6 +230,10 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
   const OpDef* def = OpRegistry::instance().find(op.type);
   const std::string at = " at " + line_str(op.line);
   const std::string who = q(in.label);
+  // A read of the source variable is named as the script names it, not "Variable:0".
+  const std::string shown = op.type == "ReadVariableOp" && !op.inputs.empty() && op.inputs[0] == in.source
+                                ? "the read of " + who
+                                : op.label;
   const OpInfo* at_op = &op;  // the op the break is shown at
   auto set = [&](Cause c, std::string msg, std::string fix) {
     d.code = c;
@@ -215,58 +268,91 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
                "The path from " + who + " to the target leaves TensorFlow" + at + " (" + op.label +
                    "): the value became a NumPy array or Python number and came back as a new constant, "
                    "so the tape cannot follow it.",
-               op.label.rfind("np.", 0) == 0 ? "keep the computation in tf ops (tf.reduce_mean instead of np.mean)"
-                                              : "keep the computation in tf ops: use the tensor itself, not " + op.label);
+               host_fix(op.label));
   if (op.category == OpCategory::Stateful || kind == EdgeKind::State)
     return set(Cause::StatefulOp,
-               "The path from " + who + " to the target runs through state" + at + " (" + op.label + ", " + op.type +
+               "The path from " + who + " to the target runs through state" + at + " (" + shown + ", " + op.type +
                    "): a value written into a variable or dataset and read back carries no gradient.",
                "compute with the values, not through state; fetch data outside the tape");
   if (def && def->grad_kind == GradKind::NotDifferentiable)
     return set(Cause::NonDifferentiableOp,
-               "The path from " + who + " runs through " + op.type + at + " (" + op.label +
+               "The path from " + who + " runs through " + op.type + at + " (" + shown +
                    "), which is registered as not differentiable: it passes no gradient.",
                "use a differentiable relaxation (e.g. softmax instead of argmax, a sigmoid instead of a comparison)");
   const bool returns_none = def && def->returns_none && def->returns_none(op, input_index);
   if (op.type == "Cast" && returns_none)
     return set(Cause::IntegerDtype,
                "The path from " + who + " runs through a cast to or from a non-floating dtype" + at +
-                   " (" + op.label + "): integers carry no gradient.",
+                   " (" + shown + "): integers carry no gradient.",
                "keep the path in floating point");
   if (returns_none)
     return set(Cause::NonDifferentiableOp,
-               "The path from " + who + " runs through " + op.type + at + " (" + op.label +
+               "The path from " + who + " runs through " + op.type + at + " (" + shown +
                    "), whose gradient is None: it is flat almost everywhere.",
                "use a differentiable relaxation");
   for (TensorId out : op.outputs)
     if (e.log().tensor(out) && !is_floating(e.value(out).dtype) && e.value(out).dtype != DType::Resource)
       return set(Cause::IntegerDtype,
-                 "The path from " + who + " runs through " + op.type + at + " (" + op.label + "), which produces " +
+                 "The path from " + who + " runs through " + op.type + at + " (" + shown + "), which produces " +
                      std::string(dtype_name(e.value(out).dtype)) + " values: integers carry no gradient.",
                  "keep the path in floating point");
   if (!in.recorded.count(op.id)) {
     std::string why = "the tape did not record it";
-    for (const auto& [tid, reason] : op.not_recorded)
-      if (tid == in.tape->id) why = not_recorded_reason_text(reason);
+    // The fix follows the reason: the block is the usual one.
+    std::string fix = "do the computation inside the tape's with block";
+    for (const auto& [tid, reason] : op.not_recorded) {
+      if (tid != in.tape->id) continue;
+      why = not_recorded_reason_text(reason);
+      if (reason == NotRecordedReason::StopRecording) fix = "do the computation outside tape.stop_recording()";
+      if (reason == NotRecordedReason::NoWatchedInput) {
+        if (const int w = watched_after(e.log(), in.tape->id, in.source, op.id)) {
+          why += " (" + who + " was watched only later, at " + line_str(w) + ")";
+          fix = "call tape.watch(" + in.label + ") before " + in.label + " is used";
+        }
+      }
+    }
     if (why == "the tape did not record it") {
-      if (std::find(op.recorded_by.begin(), op.recorded_by.end(), in.tape->id) != op.recorded_by.end())
+      if (std::find(op.recorded_by.begin(), op.recorded_by.end(), in.tape->id) != op.recorded_by.end()) {
         why = "its record was dropped by tape.reset()";
-      else if (!op.recorded_by.empty())
+        fix = "compute it after tape.reset(), not before";
+      } else if (!op.recorded_by.empty()) {
         why = "it was recorded only on another tape";
-      else
+        fix = "compute it inside this tape's with block too, or ask the tape that recorded it";
+      } else {
         why = outside_reason(e.log(), op.id, in.tape->id);
+      }
     }
     return set(Cause::NotRecorded,
-               "The path from " + who + " runs through " + op.type + at + " (" + op.label +
+               "The path from " + who + " runs through " + op.type + at + " (" + shown +
                    "), which this tape did not record: " + why + ".",
-               "do the computation inside the tape's with block");
+               fix);
   }
   return false;
 }
 
 }  // namespace
 
+namespace {
+Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in);
+}  // namespace
+
 Diagnosis diagnose(const Engine& e, const DiagnosisInput& in) {
+  Diagnosis d = diagnose_once(e, in);
+  // Two broken paths may end at the same op, or at twins (x * x reads x twice on one
+  // line): name each piece of evidence once.
+  std::vector<Evidence> unique;
+  for (Evidence& ev : d.evidence) {
+    const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Evidence& u) {
+      return u.kind == ev.kind && (u.id == ev.id || u.kind == "op") && u.line == ev.line && u.label == ev.label;
+    });
+    if (!seen) unique.push_back(std::move(ev));
+  }
+  d.evidence = std::move(unique);
+  return d;
+}
+
+namespace {
+Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in) {
   Diagnosis d;
   const Tape& tape = *in.tape;
   const TensorId s = in.source;
@@ -290,16 +376,41 @@ Diagnosis diagnose(const Engine& e, const DiagnosisInput& in) {
                 who + " is " + dtype_of(e, s) + "; gradients flow only through floating-point values, so the tape "
                 "computes no gradient for it.",
                 "make it float: tf.constant(10.0) or dtype=tf.float32");
+  // A Keras variable's label is its path ("dense/kernel"), not Python: name the variable.
+  const size_t slash = in.label.rfind('/');
+  const std::string watch_it = slash == std::string::npos
+                                   ? "tape.watch(" + in.label + ")"
+                                   : "tape.watch on the layer's " + in.label.substr(slash + 1) + " (" + in.label + ")";
   if (is_var && !e.variable(s).trainable && !watched)
     return done(Cause::NotTrainable,
                 who + " is a tf.Variable created with trainable=False; the tape watches only trainable variables "
                 "unless you call tape.watch on it.",
-                "trainable=True, or tape.watch(" + in.label + ")");
+                "trainable=True, or " + watch_it);
+  if (is_var && !tape.watch_accessed_variables && !watched) {
+    // Made inside the block (a Keras layer builds on its first call): a watch of the
+    // layer's variables before that line found none.
+    bool entered = false, made_inside = false;
+    for (const Event& ev : e.log().events) {
+      if (ev.kind == EventKind::TapeEntered && ev.tape == tape.id) entered = true;
+      if (ev.kind == EventKind::VariableCreated && ev.subject == s) {
+        made_inside = entered;
+        break;
+      }
+    }
+    if (made_inside)
+      return done(Cause::AutoWatchOff,
+                  "The tape was created with watch_accessed_variables=False and " + who + " was made inside its block, at " +
+                      line_str(e.variable(s).line) +
+                      " (a Keras layer makes its variables on its first call), after any tape.watch that could have "
+                      "included it, so reading it was not recorded.",
+                  "create the variables before watching them: build the layer first (call it once, or "
+                  "layer.build(input_shape)), then tape.watch(layer.trainable_variables)");
+  }
   if (is_var && !tape.watch_accessed_variables && !watched)
     return done(Cause::AutoWatchOff,
                 "The tape was created with watch_accessed_variables=False and " + who +
                     " was never passed to tape.watch, so reading it was not recorded.",
-                "tape.watch(" + in.label + ")");
+                watch_it);
   std::shared_ptr<void>& slot = e.diagnosis_cache();
   if (!slot) slot = std::make_shared<TraceGraph>(e);
   TraceGraph& graph = *static_cast<TraceGraph*>(slot.get());
@@ -339,11 +450,17 @@ Diagnosis diagnose(const Engine& e, const DiagnosisInput& in) {
                       " replaced it with a tensor computed from it; the tape watches the variable, not the new tensor.",
                   "update the variable in place: " + in.label + ".assign_add(...) or " + in.label + ".assign(...)");
     }
-    if (!tape.on_tape.count(s))
+    if (!tape.on_tape.count(s)) {
+      if (const int r = reset_after_watch(e.log(), tape.id, s))
+        return done(Cause::NotWatched,
+                    who + " is a tf.Tensor, not a tf.Variable; the tape watched it, but tape.reset() at " + line_str(r) +
+                        " dropped that watch, and nothing done with it was recorded after.",
+                    "call tape.watch(" + in.label + ") again after tape.reset()");
       return done(Cause::NotWatched,
                   who + " is a tf.Tensor, not a tf.Variable, and the tape neither watched it nor computed it in a "
                   "recorded op, so nothing done with it was recorded.",
                   "tape.watch(" + in.label + ") inside the tape, or make it a tf.Variable");
+    }
   }
 
   // 6: a path exists on the full trace graph but no gradient path does.
@@ -453,5 +570,6 @@ Diagnosis diagnose(const Engine& e, const DiagnosisInput& in) {
               "The target does not depend on " + who + ": no operation connects them.",
               "use the source in the computation of the target");
 }
+}  // namespace
 
 }  // namespace ts

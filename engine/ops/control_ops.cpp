@@ -302,6 +302,21 @@ void register_control_ops() {
          GradKind::NotDifferentiable,
          "tf.stop_gradient: the value passes, the gradient does not (registered not differentiable)");
 
+  // Range(start, limit, delta) in attr Tidx's dtype: tf.range given tensors (math_grad.py
+  // registers it not differentiable). The interpreter checks the arguments first.
+  add_op("Range",
+         [](const Inputs& in, const Attrs& attrs) {
+           expect_arity("Range", in, 3);
+           const double s0 = in[0]->scalar(), s1 = in[1]->scalar(), st = in[2]->scalar();
+           if (st == 0) invalid_argument("Range", "Requires delta != 0: 0");
+           const int64_t n = static_cast<int64_t>(std::ceil(std::abs((s1 - s0) / st)));
+           const int64_t size = std::max<int64_t>(n, 0);
+           Eigen::ArrayXd data(size);
+           for (int64_t i = 0; i < size; ++i) data[i] = s0 + static_cast<double>(i) * st;
+           return one(make_tensor(attrs.get_dtype("Tidx", DType::Int32), {size}, std::move(data)));
+         },
+         GradKind::NotDifferentiable, "tf.range: a sequence of numbers, registered not differentiable");
+
   add_op("Round",
          [](const Inputs& in, const Attrs&) {
            // Half to even (2.5 -> 2, 3.5 -> 4): nearbyint in the default rounding mode.

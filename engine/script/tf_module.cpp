@@ -867,9 +867,20 @@ void install_creation(Interpreter& in, const Modules& m) {
         const double count = std::ceil(std::abs((s1 - s0) / st));
         check_new_count(in2, count);
         const int64_t n = static_cast<int64_t>(count);
+        Engine& e = in2.engine();
+        if (is_tensorish(start) || is_tensorish(limit) || is_tensorish(delta)) {
+          // Given tensors, the Range op runs on them (not differentiable: a path ends there).
+          std::vector<TensorId> ins;
+          for (const Value* v : std::initializer_list<const Value*>{&start, &limit, &delta}) {
+            TensorId t = arg_tensor(in2, *v);
+            if (e.value(t).dtype != d) t = e.execute1("Cast", {t}, Attrs{{"DstT", d}, {"SrcT", e.value(t).dtype}}, "tf.range");
+            ins.push_back(t);
+          }
+          return T(e.execute1("Range", ins, Attrs{{"Tidx", d}}, "tf.range"));
+        }
         Eigen::ArrayXd data(n);
         for (int64_t i = 0; i < n; ++i) data[i] = s0 + static_cast<double>(i) * st;
-        return T(in2.engine().constant(make_tensor(d, {n}, std::move(data)), "tf.range"));
+        return T(e.constant(make_tensor(d, {n}, std::move(data)), "tf.range"));
       }));
   const Value linspace = native_fn(in, "tf.linspace", [](Interpreter& in2, CallArgs& a) {
     Args args(in2, a, "linspace", {"start", "stop", "num", "name", "axis"}, 3);
@@ -888,7 +899,22 @@ void install_creation(Interpreter& in, const Modules& m) {
     check_new_count(in2, static_cast<double>(num));
     if (e.value(s0).rank() != 0 || e.value(s1).rank() != 0)
       in2.raise("ValueError", "tf.linspace with tensor start/stop is not supported in tape scripts; use scalars");
-    return T(e.constant(linspace_value(out, e.value(s0).scalar(), e.value(s1).scalar(), num), "tf.linspace"));
+    if ((!is_tensorish(args[0]) && !is_tensorish(args[1])) || !is_floating(d))
+      return T(e.constant(linspace_value(out, e.value(s0).scalar(), e.value(s1).scalar(), num), "tf.linspace"));
+    // Tensors: linspace_nd's ops, so the result depends on start and stop:
+    // concat([start], start + delta * [1 .. num-2], [stop])[:num], delta = (stop - start) / max(num - 1, 1).
+    const char* l = "tf.linspace";
+    const TensorId x0 = e.execute1("Reshape", {s0}, Attrs{{"shape", Shape{1}}}, l);
+    const TensorId x1 = e.execute1("Reshape", {s1}, Attrs{{"shape", Shape{1}}}, l);
+    const TensorId steps = e.constant(make_scalar(d, static_cast<double>(std::max<int64_t>(num - 1, 1))), l);
+    const TensorId delta = e.execute1("RealDiv", {e.execute1("Sub", {x1, x0}, {}, l), steps}, {}, l);
+    const int64_t inner = std::max<int64_t>(num - 2, 0);
+    Eigen::ArrayXd k(inner);
+    for (int64_t i = 0; i < inner; ++i) k[i] = static_cast<double>(i + 1);
+    const TensorId range = e.constant(make_tensor(d, {inner}, std::move(k)), l);
+    const TensorId mid = e.execute1("AddV2", {x0, e.execute1("Mul", {delta, range}, {}, l)}, {}, l);
+    const TensorId all = e.execute1("ConcatV2", {x0, mid, x1}, Attrs{{"axis", int64_t{0}}}, l);
+    return T(e.execute1("Slice", {all}, Attrs{{"begin", std::vector<int64_t>{0}}, {"size", std::vector<int64_t>{num}}}, l));
   });
   put({m.tf}, "linspace", linspace);
   m.tf->attrs.set("lin_space", linspace);
@@ -1133,9 +1159,19 @@ void install_random(Interpreter& in, const Modules& m, const std::shared_ptr<Mod
       in2.raise("InvalidArgumentError", "Value for attr 'dtype' of " + tf_name(d) +
                                             " is not in the list of allowed values: half, bfloat16, float, double");
     const int64_t n = num_elements(s);
+    Engine& e = in2.engine();
+    if (is_tensorish(args.get(1, Value::none())) || is_tensorish(args.get(2, Value::none()))) {
+      // random_ops.random_normal: rnd * stddev + mean, ops a tape records through.
+      Eigen::ArrayXd rnd(n);
+      for (int64_t i = 0; i < n; ++i) rnd[i] = st->tf_random.normal();
+      const TensorId z = e.constant(make_tensor(d, s, std::move(rnd)), "tf.random.normal");
+      const TensorId sdt = args.has(2) ? arg_tensor(in2, args[2], d) : e.constant(make_scalar(d, 1.0), "stddev");
+      const TensorId mt = args.has(1) ? arg_tensor(in2, args[1], d) : e.constant(make_scalar(d, 0.0), "mean");
+      return T(e.execute1("AddV2", {e.execute1("Mul", {z, sdt}, {}, "tf.random.normal"), mt}, {}, "tf.random.normal"));
+    }
     Eigen::ArrayXd data(n);
     for (int64_t i = 0; i < n; ++i) data[i] = mean + sd * st->tf_random.normal();
-    return T(in2.engine().constant(make_tensor(d, s, std::move(data)), "tf.random.normal"));
+    return T(e.constant(make_tensor(d, s, std::move(data)), "tf.random.normal"));
   });
   def(in, *m.random, "uniform", "tf.random.uniform", [st](Interpreter& in2, CallArgs& a) {
     Args args(in2, a, "uniform", {"shape", "minval", "maxval", "dtype", "seed", "name"}, 1);
@@ -1149,12 +1185,24 @@ void install_random(Interpreter& in, const Modules& m, const std::shared_ptr<Mod
       in2.raise("InvalidArgumentError", "Need minval < maxval: " + std::to_string(static_cast<int64_t>(lo)) + " >= " +
                                             std::to_string(static_cast<int64_t>(hi)) + " [Op:RandomUniformInt]");
     const int64_t n = num_elements(s);
+    Engine& e = in2.engine();
+    if (!integer && (is_tensorish(args.get(1, Value::none())) || is_tensorish(args.get(2, Value::none())))) {
+      // random_ops.random_uniform: rnd * (maxval - minval) + minval, ops a tape records through.
+      Eigen::ArrayXd rnd(n);
+      for (int64_t i = 0; i < n; ++i) rnd[i] = st->tf_random.uniform();
+      const char* l = "tf.random.uniform";
+      const TensorId u = e.constant(make_tensor(d, s, std::move(rnd)), l);
+      const TensorId lot = args.has(1) ? arg_tensor(in2, args[1], d) : e.constant(make_scalar(d, 0.0), "minval");
+      const TensorId hit = args.has(2) ? arg_tensor(in2, args[2], d) : e.constant(make_scalar(d, 1.0), "maxval");
+      const TensorId span = e.execute1("Sub", {hit, lot}, {}, l);
+      return T(e.execute1("AddV2", {e.execute1("Mul", {u, span}, {}, l), lot}, {}, l));
+    }
     Eigen::ArrayXd data(n);
     for (int64_t i = 0; i < n; ++i) {
       const double u = st->tf_random.uniform();
       data[i] = integer ? std::floor(lo + u * (hi - lo)) : lo + u * (hi - lo);
     }
-    return T(in2.engine().constant(make_tensor(d, s, std::move(data)), "tf.random.uniform"));
+    return T(e.constant(make_tensor(d, s, std::move(data)), "tf.random.uniform"));
   });
 }
 

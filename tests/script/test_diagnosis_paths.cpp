@@ -15,6 +15,7 @@ struct Found {
   int line = 0;
   std::string message;
   std::vector<Evidence> evidence;
+  std::string fix;
 };
 
 std::vector<Found> diagnoses(const std::string& script) {
@@ -24,7 +25,7 @@ std::vector<Found> diagnoses(const std::string& script) {
   for (const GradientCall& c : r.log().gradient_calls)
     for (const SourceResult& s : c.results)
       if (s.diagnosis) out.push_back({cause_code(s.diagnosis->code), s.diagnosis->line, s.diagnosis->message,
-                                      s.diagnosis->evidence});
+                                      s.diagnosis->evidence, s.diagnosis->fix});
   return out;
 }
 
@@ -179,4 +180,36 @@ TEST_CASE("diagnosis: a second derivative through two linear traced branches is 
                                "gg = t2.gradient(g, x)\n");
   REQUIRE(found.size() == 1);
   CHECK(found[0].code == "UNCONNECTED");
+}
+
+TEST_CASE("diagnosis: fixes follow the reason (NumPy's TF twin, a late watch, a reset, a layer built in the block)",
+          "[diagnosis]") {
+  Found f = only("x = tf.Variable([1.0, 2.0])\nwith tf.GradientTape() as tape:\n  a = tf.constant(np.sum(x))\n"
+                 "print(tape.gradient(a, x))\n");
+  CHECK(f.code == "HOST_COMPUTATION");
+  CHECK(f.fix == "keep the computation in tf ops: tf.reduce_sum instead of np.sum");
+  f = only("x = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n  y = x * x\n  tape.watch(x)\n"
+           "print(tape.gradient(y, x))\n");
+  CHECK(f.code == "NOT_RECORDED");
+  CHECK(f.message.find("(`x` was watched only later, at line 4)") != std::string::npos);
+  CHECK(f.fix == "call tape.watch(x) before x is used");
+  f = only("x = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n  tape.watch(x)\n  tape.reset()\n  y = x * x\n"
+           "print(tape.gradient(y, x))\n");
+  CHECK(f.code == "NOT_WATCHED");
+  CHECK(f.message.find("tape.reset() at line 4 dropped that watch") != std::string::npos);
+  CHECK(f.fix == "call tape.watch(x) again after tape.reset()");
+  // GradientTape's docstring example: watching an unbuilt layer's (empty) variable list.
+  const auto all = diagnoses("layer = tf.keras.layers.Dense(1)\nx = tf.constant([[1., 2.]])\n"
+                             "with tf.GradientTape(watch_accessed_variables=False) as tape:\n"
+                             "  tape.watch(layer.trainable_variables)\n  y = layer(x)\n"
+                             "print(tape.gradient(y, layer.trainable_variables))\n");
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].code == "AUTO_WATCH_OFF");
+  CHECK(all[0].message.find("was made inside its block, at line 5") != std::string::npos);
+  CHECK(all[0].fix.find("build the layer first") != std::string::npos);
+  // A read of the source is named as the script names it; two twin reads are one piece of evidence.
+  f = only("x = tf.Variable(3.0)\ny = x * x\nwith tf.GradientTape() as tape:\n  z = y + 1.0\n"
+           "print(tape.gradient(z, x))\n");
+  CHECK(f.message.find("(the read of `x`)") != std::string::npos);
+  CHECK(f.evidence.size() == 2);
 }

@@ -778,3 +778,32 @@ TEST_CASE("backprop: a traced custom_gradient refuses keyword arguments", "[back
         Lines{"ValueError: The custom_gradient decorator currently supports keywords arguments only when eager "
               "execution is enabled."});
 }
+
+TEST_CASE("backprop: creation functions given tensors compute with ops a tape records", "[backprop]") {
+  // linspace_nd, random_normal (rnd * stddev + mean) and random_uniform
+  // (rnd * (maxval - minval) + minval) are built from differentiable ops; Range is
+  // registered not differentiable.
+  CHECK(out("a = tf.constant(0.0)\nb = tf.constant(1.0)\n"
+            "with tf.GradientTape(persistent=True) as tape:\n"
+            "  tape.watch([a, b])\n"
+            "  l = tf.linspace(a, b, 5)\n"
+            "  ls = tf.reduce_sum(l)\n"
+            "  n = tf.reduce_sum(tf.random.normal([4], mean=a, stddev=b, seed=1))\n"
+            "  u = tf.reduce_sum(tf.random.uniform([4], minval=a, maxval=b, seed=1))\n"
+            "  r = tf.reduce_sum(tf.range(a, b * 3.0))\n"
+            "print(l.numpy(), [g.numpy() for g in tape.gradient(ls, [a, b])])\n"
+            "print(tape.gradient(n, a).numpy())\n"
+            "gu = tape.gradient(u, [a, b])\n"
+            "print(round(float(gu[0] + gu[1]), 5))\n"
+            "print(tape.gradient(r, a), tf.range(a, b * 3.0).numpy())\n") ==
+        Lines{"[0.   0.25 0.5  0.75 1.  ] [2.5, 2.5]", "4.0", "4.0", "None [0. 1. 2.]"});
+  const ts::RunResult r = ts::run_script("a = tf.constant(1.0)\n"
+                                 "with tf.GradientTape() as tape:\n"
+                                 "  tape.watch(a)\n"
+                                 "  r = tf.reduce_sum(tf.range(a, 4.0))\n"
+                                 "print(tape.gradient(r, a))\n",
+                                 "t.py");
+  REQUIRE(r.log().gradient_calls.size() == 1);
+  REQUIRE(r.log().gradient_calls[0].results[0].diagnosis);
+  CHECK(ts::cause_code(r.log().gradient_calls[0].results[0].diagnosis->code) == std::string("NON_DIFFERENTIABLE_OP"));
+}
