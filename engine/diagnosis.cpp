@@ -420,28 +420,37 @@ Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in) {
     // The slot the source was last bound to (preferring one written as the label); a
     // source never bound falls back to the label's text.
     const auto& bindings = e.bindings();
-    size_t end = bindings.size();
-    std::string key = in.label;
-    for (size_t i = bindings.size(); i-- > 0;)
-      if (bindings[i].id == s && (bindings[i].name == in.label || end == bindings.size())) {
+    // An attribute may be bound under another spelling of its slot (`model.w` and
+    // `self.w`); a plain name is only itself (a parameter `x` given `v` is not `v`).
+    auto plain = [](const std::string& n) { return n.find_first_of(".[") == std::string::npos; };
+    auto find_replaced = [&](bool same_name_only, const Engine::Binding*& var_binding,
+                             const Engine::Binding*& replaced) {
+      size_t end = bindings.size();
+      std::string key = in.label;
+      for (size_t i = bindings.size(); i-- > 0;) {
+        if (bindings[i].id != s || (end != bindings.size() && bindings[i].name != in.label)) continue;
         const bool named = bindings[i].name == in.label;
+        if (!named && same_name_only && plain(bindings[i].name) && plain(in.label)) continue;
         end = i + 1;
         key = bindings[i].key;
         if (named) break;
       }
+      var_binding = replaced = nullptr;
+      for (size_t i = 0; i < end; ++i) {
+        const auto& b = bindings[i];
+        if (b.key != key) continue;
+        if (b.id != kNoId && e.is_variable(b.id)) {
+          var_binding = &b;
+          replaced = nullptr;
+        } else if (var_binding && !replaced) {
+          replaced = &b;
+        }
+      }
+      return var_binding && replaced && graph.ancestor_reads(s, var_binding->id);
+    };
     const Engine::Binding* var_binding = nullptr;
     const Engine::Binding* replaced = nullptr;
-    for (size_t i = 0; i < end; ++i) {
-      const auto& b = bindings[i];
-      if (b.key != key) continue;
-      if (b.id != kNoId && e.is_variable(b.id)) {
-        var_binding = &b;
-        replaced = nullptr;
-      } else if (var_binding && !replaced) {
-        replaced = &b;
-      }
-    }
-    if (var_binding && replaced && graph.ancestor_reads(s, var_binding->id)) {
+    if (find_replaced(true, var_binding, replaced)) {
       d.line = replaced->line;
       d.evidence.insert(d.evidence.begin(), Evidence{"statement", kNoId, replaced->line, in.label + " = ..."});
       d.evidence.push_back(Evidence{"variable", var_binding->id, var_binding->line, e.variable(var_binding->id).name});
@@ -451,6 +460,18 @@ Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in) {
                   "update the variable in place: " + in.label + ".assign_add(...) or " + in.label + ".assign(...)");
     }
     if (!tape.on_tape.count(s)) {
+      // Rule 4 reads the name written as the source; under another name (a function's
+      // parameter) the replaced variable is still the learner's bug: say so.
+      if (find_replaced(false, var_binding, replaced)) {
+        d.evidence.insert(d.evidence.begin(), Evidence{"statement", kNoId, replaced->line, replaced->name + " = ..."});
+        d.evidence.push_back(Evidence{"variable", var_binding->id, var_binding->line, e.variable(var_binding->id).name});
+        return done(Cause::NotWatched,
+                    who + " is a tf.Tensor, not a tf.Variable, and the tape neither watched it nor computed it in a "
+                    "recorded op. It is the tensor " + line_str(replaced->line) + " bound to " + q(replaced->name) +
+                        ", which held a tf.Variable (" + line_str(var_binding->line) + ") until then.",
+                    "update the variable in place: " + replaced->name + ".assign_add(...) or " + replaced->name +
+                        ".assign(...), and pass the variable");
+      }
       if (const int r = reset_after_watch(e.log(), tape.id, s))
         return done(Cause::NotWatched,
                     who + " is a tf.Tensor, not a tf.Variable; the tape watched it, but tape.reset() at " + line_str(r) +

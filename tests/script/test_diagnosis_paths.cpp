@@ -213,3 +213,18 @@ TEST_CASE("diagnosis: fixes follow the reason (NumPy's TF twin, a late watch, a 
   CHECK(f.message.find("(the read of `x`)") != std::string::npos);
   CHECK(f.evidence.size() == 2);
 }
+
+TEST_CASE("diagnosis: a replaced variable passed under another name is NOT_WATCHED that names the replacement",
+          "[diagnosis]") {
+  // Rule 4 reads the name written as the source: a parameter `x` never held a variable.
+  const Found f = only("def step(x):\n  with tf.GradientTape() as tape:\n    y = x * x\n  return tape.gradient(y, x)\n"
+                       "v = tf.Variable(2.0)\nv = v + 1\nprint(step(v))\n");
+  CHECK(f.code == "NOT_WATCHED");
+  CHECK(f.message.find("It is the tensor line 6 bound to `v`, which held a tf.Variable (line 5) until then.") !=
+        std::string::npos);
+  CHECK(f.fix.rfind("update the variable in place: v.assign_add(...)", 0) == 0);
+  // Written as the source itself, it stays REPLACED_VARIABLE.
+  CHECK(only("x = tf.Variable(2.0)\nx = x + 1\nwith tf.GradientTape() as tape:\n  y = x * x\n"
+             "print(tape.gradient(y, x))\n")
+            .code == "REPLACED_VARIABLE");
+}
