@@ -912,6 +912,17 @@ GraphHighlights compute_highlights(const GraphModel& m, const HighlightRequest& 
   GraphHighlights hl;
   hl.cursor = req.cursor;
   hl.tape = req.tape;
+  if (m.log && req.diagnosis) {
+    // A shown None is about its own call's tape ("recorded" means recorded by that tape,
+    // unless a tape was chosen) and is framed with the call's targets.
+    for (const GradientCall& gc : m.log->gradient_calls)
+      for (const SourceResult& r : gc.results)
+        if (r.diagnosis && &*r.diagnosis == req.diagnosis) {
+          if (req.tape == kNoId) hl.tape = gc.tape;
+          for (TensorId t : gc.targets)
+            if (const int n = m.node_for(t); n >= 0) hl.target_nodes.push_back(n);
+        }
+  }
   if (m.log && hl.tape == kNoId) {
     const int k = std::min(req.cursor, static_cast<int>(m.log->events.size()) - 1);
     const int start = k >= 0 ? open_call_at(*m.log, k) : -1;

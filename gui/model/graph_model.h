@@ -225,6 +225,7 @@ struct GraphHighlights {
   int break_segment = -1;       // index into `path` of the segment marked broken
   std::string break_label;      // cause code: "HOST_COMPUTATION"
   std::string break_message;
+  std::vector<int> target_nodes;  // the shown None's call's targets (framed with it)
 
   // The backward pass at the cursor.
   CallId call = kNoId;

@@ -207,6 +207,10 @@ void apply_view_commands(GraphViewState& st, const GraphModel& m, const GraphLay
         Rect whole = on_path ? path : target;
         for (size_t v = 0; v < hl.node_marks.size(); ++v)
           if (hl.node_marks[v] & (kMarkEvidence | kMarkBreak)) grow(whole, static_cast<int>(v));
+        // ... and its targets: UNCONNECTED has no path, and the learner wants both ends.
+        Rect with_targets = whole;
+        for (int t : hl.target_nodes) grow(with_targets, t);
+        frames.push_back(with_targets);
         frames.push_back(whole);
       }
       if (on_path) frames.push_back(path);
@@ -785,6 +789,15 @@ void draw_toolbar(GraphViewState& st, const GraphModel& m, GraphViewOutput& out)
   ImGui::Checkbox("Shapes", &st.show_edge_labels);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("dtype and shape on data edges when zoomed in");
   ImGui::SameLine();
+  // Which tape "recorded" means here (the shown None's, the running call's, else the last used).
+  if (m.log && m.log->tapes.size() > 1) {
+    if (const TapeInfo* t = m.log->tape(st.legend_tape)) {
+      ImGui::TextDisabled("tape: %s (line %d)", t->name.c_str(), t->line);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("blue ops were recorded by this tape; dashed ones were not (another tape may have)");
+      ImGui::SameLine();
+    }
+  }
   if (st.focus_search_requested) {
     ImGui::SetKeyboardFocusHere();
     st.focus_search_requested = false;

@@ -45,8 +45,9 @@ void draw_stepper_bar(Session& s) {
   ImGui::SameLine();
   if (any) {
     const Event* e = s.current_event();
+    // Event indices as the Timeline, the JSON export and --cursor number them (from 0).
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors::kDim), "event %lld / %lld  line %d",
-                       static_cast<long long>(s.cursor() + 1), static_cast<long long>(s.event_count()), e ? e->line : 0);
+                       static_cast<long long>(s.cursor()), static_cast<long long>(s.event_count() - 1), e ? e->line : 0);
     if (s.active_call() != kNoId) {
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors::kBackward), " in backward pass");

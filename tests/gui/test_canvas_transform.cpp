@@ -311,6 +311,34 @@ TEST_CASE("showing a None frames its break with its path and evidence", "[graph_
   CHECK(missed == std::vector<std::string>{});
 }
 
+TEST_CASE("showing a None frames its call's targets too, and reads recording against its call's tape",
+          "[graph_view][scenarios]") {
+  // UNCONNECTED has no path: without its target the learner sees only the source.
+  const Vec2 canvas{1000, 700};
+  const Scenario sc = load_scenario(std::string(TAPESCOPE_SCENARIOS) + "/guide-unconnected.json");
+  const RunResult run = run_script(sc.script, "guide-unconnected.json");
+  REQUIRE(run.engine);
+  const GraphModel m = build_graph_model(run.log());
+  const GraphLayout l = layout_graph(m);
+  const GradientCall& call = run.log().gradient_calls.back();
+  REQUIRE(call.results[0].diagnosis);
+  GraphViewState st;
+  GraphHighlights none;
+  apply_view_commands(st, m, l, none, canvas);
+  st.transform.pan_by(Vec2{4000, 0});
+  HighlightRequest req;
+  req.diagnosis = &*call.results[0].diagnosis;
+  const GraphHighlights hl = compute_highlights(m, req);
+  CHECK(hl.tape == call.tape);
+  REQUIRE(hl.target_nodes.size() == 1);
+  apply_view_commands(st, m, l, hl, canvas);
+  const Rect legend = legend_box(canvas, st.legend.items());
+  for (int v : {hl.break_node, hl.target_nodes[0]}) {
+    const Rect sr = st.transform.to_screen(l.node_rects[static_cast<size_t>(v)]);
+    CHECK((sr.x0 >= 0 && sr.x1 <= canvas.x && sr.y0 >= 0 && sr.y1 <= legend.y0));
+  }
+}
+
 TEST_CASE("level of detail drops detail as the zoom falls", "[graph_view]") {
   const GraphLod near = lod_for_zoom(1.5), mid = lod_for_zoom(0.6), far = lod_for_zoom(0.05);
   CHECK(near.text);
