@@ -227,7 +227,18 @@ std::string id_label(const EventLog& log, const LogIndex& ix, int64_t id) {
   }
   if (const TensorInfo* t = log.tensor(id)) {
     if (!py.empty()) return py;
+    // A variable's value (its initial value or an assign's result, as when a variable is
+    // a gradient target) goes by the variable's name in the script.
+    if (t->kind == TensorKind::StateValue || t->producer == kNoId)
+      for (const VariableInfo& v : log.variables)
+        if (std::find(v.versions.begin(), v.versions.end(), id) != v.versions.end()) {
+          const std::string& vpy = ix.name_of(v.id);
+          if (!vpy.empty()) return vpy;
+        }
     if (const OpInfo* p = log.op(t->producer)) {
+      // A read's value goes by the variable's name in the script, not TF's "Variable:0".
+      if (p->type == "ReadVariableOp" && !p->inputs.empty() && !ix.name_of(p->inputs[0]).empty())
+        return ix.name_of(p->inputs[0]);
       std::string l = p->label.empty() ? p->type : p->label;
       // An operator symbol alone ("**", "@") names the op, not its result: use TF's
       // "Type:index" name then.

@@ -112,3 +112,15 @@ TEST_CASE("Why None rows of the guide's None scenarios", "[gradients]") {
     CHECK(got == c.causes);
   }
 }
+
+TEST_CASE("a variable target goes by its name in the script, not TF's 'Variable:0'", "[gradients]") {
+  // guide-control-flow: `result = v0`, so the first call's target is a read of v0.
+  Session s(Session::Options{false, {}});
+  LoadedRun run = test::scenario_run("guide-control-flow");
+  REQUIRE(run.load_error.empty());
+  s.adopt(std::move(run));
+  GradientsModel m;
+  m.sync(s);
+  REQUIRE(!m.calls().empty());
+  CHECK(m.calls()[0].targets == std::vector<std::string>{"v0"});
+}
