@@ -40,10 +40,10 @@ void draw_tape_view(TapeModel& model, Session& s, bool* p_open) {
   if (!ImGui::BeginTable("records", 5, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 1.8f);
-  ImGui::TableSetupColumn("op", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("op", ImGuiTableColumnFlags_WidthStretch, 1.7f);  // "ReadVariableOp  tf.reduce_mean" whole
   ImGui::TableSetupColumn("inputs -> outputs", ImGuiTableColumnFlags_WidthStretch, 2.0f);
   ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 2.5f);
-  ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_WidthStretch, 1.1f);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(model.rows().size()));
