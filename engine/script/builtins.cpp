@@ -294,7 +294,18 @@ void install_builtins(Interpreter& in) {
   });
   def("float", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::number(0) : to_float(in, a.args[0]); });
   def("int", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::integer(0) : to_int(in, a.args[0]); });
-  def("bool", [](Interpreter& in, CallArgs& a) { return Value::boolean(!a.args.empty() && in.truthy(a.args[0])); });
+  def("bool", [](Interpreter& in, CallArgs& a) {
+    Value b = Value::boolean(!a.args.empty() && in.truthy(a.args[0]));
+    // Like float(t) and int(t), bool(t) leaves the engine and keeps where it came from, so
+    // a branch it decides is still the tensor's (CONTROL_FLOW_ONLY, not UNCONNECTED).
+    if (!a.args.empty() && (is_tensorish(a.args[0]) || a.args[0].kind == VKind::NdArray)) {
+      const Value& v = a.args[0];
+      Engine& e = in.engine();
+      b.origin = v.kind == VKind::NdArray ? v.id
+                                           : e.to_host(v.kind == VKind::Variable ? e.read_variable(v.id) : v.id, "bool()");
+    }
+    return b;
+  });
   def("str", [](Interpreter& in, CallArgs& a) { return Value::str(a.args.empty() ? "" : in.str(a.args[0])); });
   def("repr", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 1) in.raise("TypeError", "repr() takes exactly one argument");

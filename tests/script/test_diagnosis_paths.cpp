@@ -228,3 +228,12 @@ TEST_CASE("diagnosis: a replaced variable passed under another name is NOT_WATCH
              "print(tape.gradient(y, x))\n")
             .code == "REPLACED_VARIABLE");
 }
+
+TEST_CASE("diagnosis: bool(t) decides a branch for t, as float(t) and t.numpy() do", "[diagnosis]") {
+  const Found f = only("x = tf.constant(1.0)\nv = tf.Variable(2.0)\nwith tf.GradientTape() as tape:\n  tape.watch(x)\n"
+                       "  flag = bool(x > 0)\n  if flag:\n    y = v * 2.0\nprint(tape.gradient(y, x))\n");
+  CHECK(f.code == "CONTROL_FLOW_ONLY");
+  CHECK(f.line == 6);
+  CHECK(out("print(bool(tf.constant(0.0)), bool(tf.constant([3])), bool(np.array(2.0)))\n") ==
+        Lines{"False True True"});
+}
