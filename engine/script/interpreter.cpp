@@ -793,7 +793,7 @@ Value Interpreter::unary(const std::string& op, const Value& a) {
     if (a.kind == VKind::Int) return Value::integer(a.i < 0 ? -a.i : a.i, a.origin);
     if (a.kind == VKind::Float) return Value::number(std::fabs(a.f), a.origin);
   }
-  if (a.as<InstanceObj>()) {
+  if (a.as<InstanceObj>() || a.as<NativeObj>()) {  // (a native: IndexedSlices.__neg__)
     const char* m = op == "-" ? "__neg__" : op == "+" ? "__pos__" : op == "abs" ? "__abs__" : "__invert__";
     if (auto f = try_getattr(a, m)) return call(*f, {});
   }

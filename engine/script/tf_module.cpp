@@ -770,12 +770,21 @@ Value tf_variable(Interpreter& in, CallArgs& a) {
     in.raise("ValueError", "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
                            "tf.Variable is only created once or created outside tf.function. See "
                            "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.");
-  if (!args.has(0)) in.raise("ValueError", "initial_value must be specified.");
+  if (!args.has(0))
+    in.raise("ValueError", "The `initial_value` arg to `tf.Variable` must be specified except when you are not "
+                           "providing a `variable_def`. You provided neither.");
   Value init = args[0];
   if (init.as<FunctionObj>() || init.as<BoundMethodObj>() || init.as<BuiltinObj>()) init = in.call(init, {});
   const std::string base = args.has(4) ? str_arg(in, args[4], "name") : "Variable";
   const bool trainable = !args.has(1) || in.truthy(args[1]);
   const std::string label = base + " initial value";
+  // convert_to_tensor(initial_value, name="initial_value", dtype=dtype): a tensor's
+  // message carries the name as a prefix (_add_error_prefix).
+  if (args.has(6) && init.kind == VKind::Tensor && in.engine().value(init.id).dtype != tf_dtype(in, args[6]))
+    in.raise("ValueError", "initial_value: Tensor conversion requested dtype " +
+                               std::string(dtype_name(tf_dtype(in, args[6]))) + " for Tensor with dtype " +
+                               std::string(dtype_name(in.engine().value(init.id).dtype)) + ": " +
+                               repr_tf_tensor(in.engine().value(init.id)));
   const TensorId iv = args.has(6) ? convert_to_tensor_exact(in, init, tf_dtype(in, args[6]), label)
                                   : convert_to_tensor(in, init, std::nullopt, HintMode::Strict, label);
   Engine& e = in.engine();
@@ -927,8 +936,11 @@ void install_creation(Interpreter& in, const Modules& m) {
   put({m.tf, m.dtypes}, "cast", native_fn(in, "tf.cast", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "cast", {"x", "dtype", "name"}, 2);
         const DType d = tf_dtype(in2, args[1]);
-        const TensorId x = arg_tensor(in2, args[0]);
         Engine& e = in2.engine();
+        // math_ops.cast returns x itself when it already has the dtype, a ResourceVariable
+        // too (unread: no tape sees an access).
+        if (args[0].kind == VKind::Variable && e.variable(args[0].id).dtype == d) return args[0];
+        const TensorId x = arg_tensor(in2, args[0]);
         const DType from = e.value(x).dtype;
         if (from == d) return args[0].kind == VKind::Tensor ? args[0] : T(x);
         return T(e.execute1("Cast", {x}, Attrs{{"DstT", d}, {"SrcT", from}}, "tf.cast"));
@@ -1405,6 +1417,11 @@ Value make_indexed_slices(Interpreter& in, TensorId values, TensorId indices, Te
   obj->attrs.set("__str__", in.builtin("IndexedSlices.__str__", [values, indices, dense_shape](Interpreter& in2, CallArgs&) {
     return Value::str("IndexedSlices(indices=" + in2.str(T(indices)) + ", values=" + in2.str(T(values)) +
                       ", dense_shape=" + in2.str(T(dense_shape)) + ")");
+  }));
+  // indexed_slices.py's __neg__: the values negated, the same indices.
+  obj->attrs.set("__neg__", in.builtin("IndexedSlices.__neg__", [values, indices, dense_shape](Interpreter& in2, CallArgs&) {
+    return make_indexed_slices(in2, in2.engine().execute1("Neg", {values}, {}, "IndexedSlices.__neg__"), indices,
+                               dense_shape);
   }));
   char addr[32];
   std::snprintf(addr, sizeof addr, "0x7f%010llx", static_cast<unsigned long long>(0x3a0000 + 16 * values));

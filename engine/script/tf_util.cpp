@@ -836,12 +836,14 @@ TensorId convert_to_tensor(Interpreter& in, const Value& v, std::optional<DType>
 TensorId convert_to_tensor_exact(Interpreter& in, const Value& v, DType d, const std::string& label) {
   if (is_tensorish(v)) {
     const DType have = value_dtype(in, v);
-    if (have != d) {
-      const std::string shown = v.kind == VKind::Variable ? in.repr(v) : repr_tf_tensor(peek_value(in, v));
-      in.raise("ValueError", "Tensor conversion requested dtype " + std::string(dtype_name(d)) + " for " +
-                                 (v.kind == VKind::Variable ? "Tensor" : "Tensor") + " with dtype " +
-                                 std::string(dtype_name(have)) + ": " + shown);
-    }
+    if (have != d && v.kind == VKind::Variable)  // resource_variable_ops' _dense_var_to_tensor (its backtick unmatched)
+      in.raise("ValueError", "Incompatible type conversion requested to type " + std::string(dtype_name(d)) +
+                                 " for `tf.Variable of type " + std::string(dtype_name(have)) + ". (Variable: " +
+                                 in.repr(v) + ")");
+    if (have != d)
+      in.raise("ValueError", "Tensor conversion requested dtype " + std::string(dtype_name(d)) +
+                                 " for Tensor with dtype " + std::string(dtype_name(have)) + ": " +
+                                 repr_tf_tensor(peek_value(in, v)));
   }
   return convert_to_tensor(in, v, d, HintMode::Strict, label);
 }

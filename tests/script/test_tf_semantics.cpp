@@ -737,3 +737,33 @@ TEST_CASE("semantics: a placeholder of unknown rank prints without a shape", "[s
             "f(tf.constant([1.0, 2.0]))\n") ==
         Lines{"Tensor(\"x:0\", dtype=float32)", "<tf.Tensor 'x:0' shape=<unknown> dtype=float32>"});
 }
+
+TEST_CASE("semantics: variables cast to their own dtype stay variables; conversions word TF's errors", "[semantics]") {
+  // math_ops.cast returns a ResourceVariable of the dtype itself (so the tape still watches it).
+  CHECK(out("x = tf.Variable(3.0)\n"
+            "x = tf.cast(x, tf.float32)\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = x * x\n"
+            "print(type(x).__name__, t.gradient(y, x))\n"
+            "v = tf.Variable(1.0)\n"
+            "c = tf.cast(v, tf.float32)\n"
+            "v.assign(5.0)\n"
+            "print(c is v, c.numpy())\n") ==
+        Lines{"ResourceVariable tf.Tensor(6.0, shape=(), dtype=float32)", "True 5.0"});
+  // indexed_slices.py's __neg__.
+  CHECK(out("w = tf.Variable([[1., 2.], [3., 4.], [5., 6.]])\n"
+            "with tf.GradientTape() as t:\n"
+            "  y = tf.reduce_sum(tf.gather(w, [2, 0]))\n"
+            "g = -t.gradient(y, w)\n"
+            "print(type(g).__name__, g.indices.numpy(), g.values.numpy().tolist())\n") ==
+        Lines{"IndexedSlices [2 0] [[-1.0, -1.0], [-1.0, -1.0]]"});
+  CHECK(error_of("v = tf.Variable(1.0)\ntf.convert_to_tensor(v, dtype=tf.int32)\n") ==
+        "ValueError: Incompatible type conversion requested to type int32 for `tf.Variable of type float32. (Variable: "
+        "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>)");
+  CHECK(error_of("tf.Variable(tf.constant(1.0), dtype=tf.float64)\n") ==
+        "ValueError: initial_value: Tensor conversion requested dtype float64 for Tensor with dtype float32: "
+        "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>");
+  CHECK(error_of("tf.Variable()\n") ==
+        "ValueError: The `initial_value` arg to `tf.Variable` must be specified except when you are not providing a "
+        "`variable_def`. You provided neither.");
+}
