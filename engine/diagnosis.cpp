@@ -200,27 +200,11 @@ std::string outside_reason(const EventLog& log, OpId op, TapeId tape) {
   return "it ran outside the tape's block";
 }
 
-// The line of this tape's first watch of `source` after `op` ran (0: none): the learner
-// watched it, but too late for the op.
-int watched_after(const EventLog& log, TapeId tape, TensorId source, OpId op) {
-  bool ran = false;
-  for (const Event& ev : log.events) {
-    if (ev.kind == EventKind::OpExecuted && ev.op == op) ran = true;
-    if (ran && ev.kind == EventKind::Watch && ev.tape == tape && ev.subject == source) return ev.line;
-  }
-  return 0;
-}
-
-// The line of a tape.reset() after this tape watched `source` (0: none): the reset
-// dropped the watch.
-int reset_after_watch(const EventLog& log, TapeId tape, TensorId source) {
-  int reset_line = 0;
-  for (const Event& ev : log.events) {
-    if (ev.tape != tape) continue;
-    if (ev.kind == EventKind::Watch && ev.subject == source) reset_line = -1;
-    if (ev.kind == EventKind::TapeReset && reset_line == -1) reset_line = ev.line;
-  }
-  return reset_line > 0 ? reset_line : 0;
+// The line of this tape's first watch of `source` if it came after `op` ran (0: it did
+// not): the learner watched it, but too late for the op.
+int watched_after(const Tape& tape, TensorId source, OpId op) {
+  const Tape::WatchMark* w = tape.first_watch.find(source);
+  return w && op < w->next_id ? w->line : 0;
 }
 
 // Classifies why `op` (entered through `kind`) ends the gradient path for tape `in`.
@@ -260,8 +244,8 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
   if (at_op->type == "StopGradient")
     return set(Cause::StopGradient,
                "The path from " + who + " runs through tf.stop_gradient at " + line_str(at_op->line) +
-                   ", which blocks the gradient on purpose: it runs with every tape paused, so no tape records it or "
-                   "what is computed from its result.",
+                   ", which blocks the gradient on purpose: it runs with every tape paused, so its result is on no "
+                   "tape.",
                "remove tf.stop_gradient, if the gradient is wanted");
   if (op.category == OpCategory::HostCompute || op.category == OpCategory::HostOut || op.category == OpCategory::HostIn)
     return set(Cause::HostComputation,
@@ -305,7 +289,7 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
       why = not_recorded_reason_text(reason);
       if (reason == NotRecordedReason::StopRecording) fix = "do the computation outside tape.stop_recording()";
       if (reason == NotRecordedReason::NoWatchedInput) {
-        if (const int w = watched_after(e.log(), in.tape->id, in.source, op.id)) {
+        if (const int w = watched_after(*in.tape, in.source, op.id)) {
           why += " (" + who + " was watched only later, at " + line_str(w) + ")";
           fix = "call tape.watch(" + in.label + ") before " + in.label + " is used";
         }
@@ -389,15 +373,8 @@ Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in) {
   if (is_var && !tape.watch_accessed_variables && !watched) {
     // Made inside the block (a Keras layer builds on its first call): a watch of the
     // layer's variables before that line found none.
-    bool entered = false, made_inside = false;
-    for (const Event& ev : e.log().events) {
-      if (ev.kind == EventKind::TapeEntered && ev.tape == tape.id) entered = true;
-      if (ev.kind == EventKind::VariableCreated && ev.subject == s) {
-        made_inside = entered;
-        break;
-      }
-    }
-    if (made_inside)
+    const bool made_inside = tape.first_entered_id != 0 && s >= tape.first_entered_id;
+    if (made_inside && !e.variable(s).path.empty())
       return done(Cause::AutoWatchOff,
                   "The tape was created with watch_accessed_variables=False and " + who + " was made inside its block, at " +
                       line_str(e.variable(s).line) +
@@ -405,6 +382,11 @@ Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in) {
                       "included it, so reading it was not recorded.",
                   "create the variables before watching them: build the layer first (call it once, or "
                   "layer.build(input_shape)), then tape.watch(layer.trainable_variables)");
+    if (made_inside)
+      return done(Cause::AutoWatchOff,
+                  "The tape was created with watch_accessed_variables=False and " + who + ", made inside its block at " +
+                      line_str(e.variable(s).line) + ", was never passed to tape.watch, so reading it was not recorded.",
+                  "call tape.watch(" + in.label + ") after creating it, before it is used");
   }
   if (is_var && !tape.watch_accessed_variables && !watched)
     return done(Cause::AutoWatchOff,
@@ -425,28 +407,31 @@ Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in) {
     auto plain = [](const std::string& n) { return n.find_first_of(".[") == std::string::npos; };
     auto find_replaced = [&](bool same_name_only, const Engine::Binding*& var_binding,
                              const Engine::Binding*& replaced) {
+      // The slot: the last binding of s, preferring one written as the label.
       size_t end = bindings.size();
       std::string key = in.label;
-      for (size_t i = bindings.size(); i-- > 0;) {
-        if (bindings[i].id != s || (end != bindings.size() && bindings[i].name != in.label)) continue;
-        const bool named = bindings[i].name == in.label;
-        if (!named && same_name_only && plain(bindings[i].name) && plain(in.label)) continue;
-        end = i + 1;
-        key = bindings[i].key;
+      const std::vector<size_t>& of_s = e.bindings_of_id(s);
+      for (size_t k = of_s.size(); k-- > 0;) {
+        const auto& b = bindings[of_s[k]];
+        if (end != bindings.size() && b.name != in.label) continue;
+        const bool named = b.name == in.label;
+        if (!named && same_name_only && plain(b.name) && plain(in.label)) continue;
+        end = of_s[k] + 1;
+        key = b.key;
         if (named) break;
       }
+      // The slot's last variable binding before then, and the binding that replaced it.
       var_binding = replaced = nullptr;
-      for (size_t i = 0; i < end; ++i) {
-        const auto& b = bindings[i];
-        if (b.key != key) continue;
-        if (b.id != kNoId && e.is_variable(b.id)) {
-          var_binding = &b;
-          replaced = nullptr;
-        } else if (var_binding && !replaced) {
-          replaced = &b;
-        }
-      }
-      return var_binding && replaced && graph.ancestor_reads(s, var_binding->id);
+      const std::vector<size_t>& vars = e.variable_bindings_of_key(key);
+      auto v = std::lower_bound(vars.begin(), vars.end(), end);
+      if (v == vars.begin()) return false;
+      const size_t at = *--v;
+      const std::vector<size_t>& all = e.bindings_of_key(key);
+      auto next = std::upper_bound(all.begin(), all.end(), at);
+      if (next == all.end() || *next >= end) return false;
+      var_binding = &bindings[at];
+      replaced = &bindings[*next];
+      return graph.ancestor_reads(s, var_binding->id);
     };
     const Engine::Binding* var_binding = nullptr;
     const Engine::Binding* replaced = nullptr;
@@ -467,14 +452,14 @@ Diagnosis diagnose_once(const Engine& e, const DiagnosisInput& in) {
         d.evidence.push_back(Evidence{"variable", var_binding->id, var_binding->line, e.variable(var_binding->id).name});
         return done(Cause::NotWatched,
                     who + " is a tf.Tensor, not a tf.Variable, and the tape neither watched it nor computed it in a "
-                    "recorded op. It is the tensor " + line_str(replaced->line) + " bound to " + q(replaced->name) +
+                    "recorded op. It is the tensor bound to " + q(replaced->name) + " at " + line_str(replaced->line) +
                         ", which held a tf.Variable (" + line_str(var_binding->line) + ") until then.",
                     "update the variable in place: " + replaced->name + ".assign_add(...) or " + replaced->name +
                         ".assign(...), and pass the variable");
       }
-      if (const int r = reset_after_watch(e.log(), tape.id, s))
+      if (const int* r = tape.watch_reset_line.find(s))
         return done(Cause::NotWatched,
-                    who + " is a tf.Tensor, not a tf.Variable; the tape watched it, but tape.reset() at " + line_str(r) +
+                    who + " is a tf.Tensor, not a tf.Variable; the tape watched it, but tape.reset() at " + line_str(*r) +
                         " dropped that watch, and nothing done with it was recorded after.",
                     "call tape.watch(" + in.label + ") again after tape.reset()");
       return done(Cause::NotWatched,

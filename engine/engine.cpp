@@ -534,6 +534,7 @@ void Engine::enter_tape(TapeId tid) {
   }
   t.state = TapeState::Recording;
   t.stop_depth = 0;
+  if (t.first_entered_id == 0) t.first_entered_id = next_id_;
   active_.push_back(tid);
   emit(EventKind::TapeEntered).tape = tid;
 }
@@ -568,6 +569,7 @@ void Engine::watch(TapeId tid, TensorId x) {
     // log_first_n(WARN, ..., 5) counts per caller: five times per line of the script.
     if (int_watch_warnings_[line_]++ < 5) warning_tf(msg);
   }
+  if (!t.first_watch.find(x)) t.first_watch[x] = Tape::WatchMark{next_id_, line_};
   if (var) {
     if (!t.watched_set.count(x)) {
       t.watched_set.insert(x);
@@ -611,6 +613,8 @@ void Engine::stop_recording_end(TapeId tid) {
 void Engine::reset_tape(TapeId tid) {
   Tape& t = tape_ref(tid);
   if (!t.recording()) throw TfError("ValueError", "Tape is not recording.");
+  for (TensorId w : t.watched) t.watch_reset_line[w] = line_;
+  for (TensorId w : t.watched_variables) t.watch_reset_line[w] = line_;
   t.clear_records();
   t.used = false;
   emit(EventKind::TapeReset).tape = tid;
@@ -619,8 +623,27 @@ void Engine::reset_tape(TapeId tid) {
 std::vector<TensorId> Engine::watched_variables(TapeId t) const { return tape(t).watched_variables; }
 
 // --- interpreter facts ---
+namespace {
+const std::vector<size_t> kNoPositions;
+}
+const std::vector<size_t>& Engine::bindings_of_key(const std::string& key) const {
+  auto it = bindings_by_key_.find(key);
+  return it == bindings_by_key_.end() ? kNoPositions : it->second;
+}
+const std::vector<size_t>& Engine::variable_bindings_of_key(const std::string& key) const {
+  auto it = variable_bindings_by_key_.find(key);
+  return it == variable_bindings_by_key_.end() ? kNoPositions : it->second;
+}
+const std::vector<size_t>& Engine::bindings_of_id(int64_t id) const {
+  auto it = bindings_by_id_.find(id);
+  return it == bindings_by_id_.end() ? kNoPositions : it->second;
+}
 void Engine::bind_name(const std::string& name, int64_t id, const std::string& python_type, const std::string& key) {
   bindings_.push_back({name, id, line_, key.empty() ? name : key});
+  const Binding& b = bindings_.back();
+  bindings_by_key_[b.key].push_back(bindings_.size() - 1);
+  if (b.id != kNoId && is_variable(b.id)) variable_bindings_by_key_[b.key].push_back(bindings_.size() - 1);
+  bindings_by_id_[b.id].push_back(bindings_.size() - 1);
   Event& e = emit(EventKind::NameBound);
   e.name = name;
   e.subject = id;

@@ -174,6 +174,11 @@ class Engine {
   // `self.w` are one slot and a function's local `x` is not the module's `x`.
   struct Binding { std::string name; int64_t id; int line; std::string key; };
   const std::vector<Binding>& bindings() const { return bindings_; }
+  // Positions in bindings(), ascending: of one slot (key), of one slot's variable
+  // bindings, of one id (the diagnosis' lookups stay logarithmic in a long loop).
+  const std::vector<size_t>& bindings_of_key(const std::string& key) const;
+  const std::vector<size_t>& variable_bindings_of_key(const std::string& key) const;
+  const std::vector<size_t>& bindings_of_id(int64_t id) const;
   // A decision and the branch it did not take (cond kNoId: a plain Python value decided);
   // `event` is the log's size then, to read the names' bindings at that point.
   struct Branch {
@@ -222,6 +227,8 @@ class Engine {
   std::vector<TensorId> control_stack_;
   std::vector<OpId> function_stack_;
   std::vector<Binding> bindings_;
+  std::unordered_map<std::string, std::vector<size_t>> bindings_by_key_, variable_bindings_by_key_;
+  std::unordered_map<int64_t, std::vector<size_t>> bindings_by_id_;
   std::vector<Branch> branches_;
   std::unordered_map<int, size_t> untaken_index_;  // untaken_branch's entries by line
   std::vector<std::pair<TensorId, TensorId>> extra_edges_;  // control uses: cond -> value

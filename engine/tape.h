@@ -42,6 +42,18 @@ struct Tape {
   std::vector<TapeEntry> records;  // recorded ops in execution order
   IdMap<size_t> tensor_tape;       // output tensor -> its producer's entry in `records` (TF's tensor_tape_)
 
+  // Facts the None diagnosis reads in O(1) (kept across reset/consumption): where a
+  // tensor or variable was first watched ({the engine's next id then, the line}: ops with
+  // a smaller id ran before it), where a reset dropped a watch, and the engine's next id
+  // when the block was first entered (a variable with a larger handle id was made inside).
+  struct WatchMark {
+    int64_t next_id = 0;
+    int line = 0;
+  };
+  IdMap<WatchMark> first_watch;
+  IdMap<int> watch_reset_line;
+  int64_t first_entered_id = 0;
+
   bool recording() const { return state == TapeState::Recording && stop_depth == 0; }
   void clear_records() {
     watched.clear();

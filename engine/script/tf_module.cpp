@@ -866,7 +866,14 @@ void install_creation(Interpreter& in, const Modules& m) {
         auto is_float = [&](const Value& v) {
           return v.kind == VKind::Float || (is_arrayish(v) && is_floating(peek_value(in2, v).dtype));
         };
-        DType d = is_float(start) || is_float(limit) || is_float(delta) ? DType::Float32 : DType::Int32;
+        // math_ops.range: the widest of the arguments' dtypes (int32 < int64 < float32 < float64).
+        auto rank_of = [&](const Value& v) {
+          const DType t = is_arrayish(v) ? peek_value(in2, v).dtype : is_float(v) ? DType::Float32 : DType::Int32;
+          return t == DType::Int32 ? 0 : t == DType::Int64 ? 1 : t == DType::Float32 ? 2 : 3;
+        };
+        const int widest = std::max({rank_of(start), rank_of(limit), rank_of(delta)});
+        const DType order[] = {DType::Int32, DType::Int64, DType::Float32, DType::Float64};
+        DType d = order[widest];
         if (args.has(3)) d = tf_dtype(in2, args[3]);
         const double s0 = float_arg(in2, start, "start"), s1 = float_arg(in2, limit, "limit"), st = float_arg(in2, delta, "delta");
         if (st == 0) in2.raise("InvalidArgumentError", "Requires delta != 0: 0 [Op:Range]");
@@ -901,7 +908,8 @@ void install_creation(Interpreter& in, const Modules& m) {
     if (!is_floating(d) && d != DType::Int32 && d != DType::Int64)
       in2.raise("TypeError", "Value passed to parameter 'start' has DataType " + std::string(dtype_name(d)) +
                                  " not in list of allowed values: bfloat16, float16, float32, float64, int32, int64");
-    const TensorId s1 = arg_tensor(in2, args[1], d);
+    // linspace_nd converts stop with dtype=start.dtype: a tensor of another dtype is a ValueError.
+    const TensorId s1 = is_tensorish(args[1]) ? convert_to_tensor_exact(in2, args[1], d, "stop") : arg_tensor(in2, args[1], d);
     const DType out = is_floating(d) ? d : DType::Float64;
     const int64_t num = int_arg(in2, args[2], "num");
     if (num < 0) in2.raise("InvalidArgumentError", "Requires num >= 0: " + std::to_string(num) + " [Op:LinSpace]");
@@ -1164,8 +1172,6 @@ void install_random(Interpreter& in, const Modules& m, const std::shared_ptr<Mod
   def(in, *m.random, "normal", "tf.random.normal", [st](Interpreter& in2, CallArgs& a) {
     Args args(in2, a, "normal", {"shape", "mean", "stddev", "dtype", "seed", "name"}, 1);
     const Shape s = new_shape_arg(in2, args[0], "shape", DTypeFlavor::Tf);
-    const double mean = args.has(1) ? float_arg(in2, args[1], "mean") : 0.0;
-    const double sd = args.has(2) ? float_arg(in2, args[2], "stddev") : 1.0;
     const DType d = args.has(3) ? tf_dtype(in2, args[3]) : DType::Float32;
     if (!is_floating(d))
       in2.raise("InvalidArgumentError", "Value for attr 'dtype' of " + tf_name(d) +
@@ -1177,10 +1183,15 @@ void install_random(Interpreter& in, const Modules& m, const std::shared_ptr<Mod
       Eigen::ArrayXd rnd(n);
       for (int64_t i = 0; i < n; ++i) rnd[i] = st->tf_random.normal();
       const TensorId z = e.constant(make_tensor(d, s, std::move(rnd)), "tf.random.normal");
-      const TensorId sdt = args.has(2) ? arg_tensor(in2, args[2], d) : e.constant(make_scalar(d, 1.0), "stddev");
-      const TensorId mt = args.has(1) ? arg_tensor(in2, args[1], d) : e.constant(make_scalar(d, 0.0), "mean");
+      // convert_to_tensor(mean, dtype=dtype): a tensor of another dtype is a ValueError.
+      const TensorId sdt = args.has(2) ? convert_to_tensor_exact(in2, args[2], d, "stddev")
+                                       : e.constant(make_scalar(d, 1.0), "stddev");
+      const TensorId mt = args.has(1) ? convert_to_tensor_exact(in2, args[1], d, "mean")
+                                      : e.constant(make_scalar(d, 0.0), "mean");
       return T(e.execute1("AddV2", {e.execute1("Mul", {z, sdt}, {}, "tf.random.normal"), mt}, {}, "tf.random.normal"));
     }
+    const double mean = args.has(1) ? float_arg(in2, args[1], "mean") : 0.0;
+    const double sd = args.has(2) ? float_arg(in2, args[2], "stddev") : 1.0;
     Eigen::ArrayXd data(n);
     for (int64_t i = 0; i < n; ++i) data[i] = mean + sd * st->tf_random.normal();
     return T(e.constant(make_tensor(d, s, std::move(data)), "tf.random.normal"));
@@ -1191,21 +1202,25 @@ void install_random(Interpreter& in, const Modules& m, const std::shared_ptr<Mod
     const DType d = args.has(3) ? tf_dtype(in2, args[3]) : DType::Float32;
     const bool integer = is_integer(d);
     if (integer && !args.has(2)) in2.raise("ValueError", "Must specify maxval for integer dtype " + dtype_tf_name(d));
-    const double lo = args.has(1) ? float_arg(in2, args[1], "minval") : 0.0;
-    const double hi = args.has(2) ? float_arg(in2, args[2], "maxval") : 1.0;
+    const bool tensor_bounds =
+        !integer && (is_tensorish(args.get(1, Value::none())) || is_tensorish(args.get(2, Value::none())));
+    const double lo = args.has(1) && !tensor_bounds ? float_arg(in2, args[1], "minval") : 0.0;
+    const double hi = args.has(2) && !tensor_bounds ? float_arg(in2, args[2], "maxval") : 1.0;
     if (integer && hi <= lo)
       in2.raise("InvalidArgumentError", "Need minval < maxval: " + std::to_string(static_cast<int64_t>(lo)) + " >= " +
                                             std::to_string(static_cast<int64_t>(hi)) + " [Op:RandomUniformInt]");
     const int64_t n = num_elements(s);
     Engine& e = in2.engine();
-    if (!integer && (is_tensorish(args.get(1, Value::none())) || is_tensorish(args.get(2, Value::none())))) {
+    if (tensor_bounds) {
       // random_ops.random_uniform: rnd * (maxval - minval) + minval, ops a tape records through.
       Eigen::ArrayXd rnd(n);
       for (int64_t i = 0; i < n; ++i) rnd[i] = st->tf_random.uniform();
       const char* l = "tf.random.uniform";
       const TensorId u = e.constant(make_tensor(d, s, std::move(rnd)), l);
-      const TensorId lot = args.has(1) ? arg_tensor(in2, args[1], d) : e.constant(make_scalar(d, 0.0), "minval");
-      const TensorId hit = args.has(2) ? arg_tensor(in2, args[2], d) : e.constant(make_scalar(d, 1.0), "maxval");
+      const TensorId lot = args.has(1) ? convert_to_tensor_exact(in2, args[1], d, "minval")
+                                       : e.constant(make_scalar(d, 0.0), "minval");
+      const TensorId hit = args.has(2) ? convert_to_tensor_exact(in2, args[2], d, "maxval")
+                                       : e.constant(make_scalar(d, 1.0), "maxval");
       const TensorId span = e.execute1("Sub", {hit, lot}, {}, l);
       return T(e.execute1("AddV2", {e.execute1("Mul", {u, span}, {}, l), lot}, {}, l));
     }
@@ -1764,20 +1779,19 @@ Value tape_batch_jacobian(Interpreter& in, TapeId tape, CallArgs& a) {
     in.raise("RuntimeError",
              "GradientTape must be created with persistent=True to compute the batch_jacobian with eager execution "
              "enabled and  with experimental_use_pfor set to False.");
-  const bool persistent = e.tape(tape).persistent;
-  const TensorId j = in_pfor(in, pfor, "batch_jacobian", [&] { return e.jacobian(tape, args[0].id, spec, u, true); });
   // pfor runs loop_fn a second time (for the tiled iterations) when parallel_iterations
   // is at most the row count; backprop.py's loop_fn refuses a second run on a
   // non-persistent tape, whose first run has consumed it.
-  if (pfor && args.has(3) && !persistent) {
+  if (pfor && args.has(3) && !e.tape(tape).persistent) {
     const Shape& ts = e.shape_of(args[0].id);
     const int64_t batch = ts.empty() ? 0 : ts[0];
     const int64_t rows = batch > 0 ? num_elements(ts) / batch : 0;
-    if (rows >= int_arg(in, args[3], "parallel_iterations"))
+    if (rows >= int_arg(in, args[3], "parallel_iterations"))  // (raised before any row is computed)
       in.raise("RuntimeError",
                "GradientTape must be created with persistent=True to compute the batch_jacobian with "
                "parallel_iterations.");
   }
+  const TensorId j = in_pfor(in, pfor, "batch_jacobian", [&] { return e.jacobian(tape, args[0].id, spec, u, true); });
   // Never None: the engine gives zeros, logged with their diagnosis, where nothing
   // connects (TF's batch_jacobian keeps that older behaviour).
   return T(j);

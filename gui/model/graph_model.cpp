@@ -915,13 +915,17 @@ GraphHighlights compute_highlights(const GraphModel& m, const HighlightRequest& 
   if (m.log && req.diagnosis) {
     // A shown None is about its own call's tape ("recorded" means recorded by that tape,
     // unless a tape was chosen) and is framed with the call's targets.
-    for (const GradientCall& gc : m.log->gradient_calls)
-      for (const SourceResult& r : gc.results)
-        if (r.diagnosis && &*r.diagnosis == req.diagnosis) {
-          if (req.tape == kNoId) hl.tape = gc.tape;
-          for (TensorId t : gc.targets)
-            if (const int n = m.node_for(t); n >= 0) hl.target_nodes.push_back(n);
-        }
+    auto owns = [&](const GradientCall& gc) {
+      return std::any_of(gc.results.begin(), gc.results.end(),
+                         [&](const SourceResult& r) { return r.diagnosis && &*r.diagnosis == req.diagnosis; });
+    };
+    const auto& calls = m.log->gradient_calls;
+    const auto it = std::find_if(calls.begin(), calls.end(), owns);
+    if (it != calls.end()) {
+      if (req.tape == kNoId) hl.tape = it->tape;
+      for (TensorId t : it->targets)
+        if (const int n = m.node_for(t); n >= 0) hl.target_nodes.push_back(n);
+    }
   }
   if (m.log && hl.tape == kNoId) {
     const int k = std::min(req.cursor, static_cast<int>(m.log->events.size()) - 1);

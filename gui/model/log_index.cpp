@@ -41,6 +41,10 @@ LogIndex build_log_index(const EventLog& log) {
   ix.function_at.assign(n, -1);
   ix.born.assign(log.index.size(), -1);
   ix.names.assign(log.index.size(), {});
+  ix.version_of.assign(log.index.size(), kNoId);
+  for (const VariableInfo& v : log.variables)
+    for (TensorId t : v.versions)
+      if (t > 0 && static_cast<size_t>(t) < ix.version_of.size()) ix.version_of[static_cast<size_t>(t)] = v.id;
   std::vector<size_t> call_stack;  // indices into ix.calls
   std::vector<int> fn_stack;
   for (size_t i = 0; i < n; ++i) {

@@ -44,6 +44,8 @@ struct LogIndex {
   std::vector<std::vector<OpId>> consumers;
   // By id: the first Python name the script bound to it ("y", "x"), or empty.
   std::vector<std::string> names;
+  // By tensor id: the variable (handle id) whose version (value) it is, or kNoId.
+  std::vector<int64_t> version_of;
   // The last line any event mentions (for the source view's gutter width).
   int max_line = 0;
 

@@ -229,12 +229,10 @@ std::string id_label(const EventLog& log, const LogIndex& ix, int64_t id) {
     if (!py.empty()) return py;
     // A variable's value (its initial value or an assign's result, as when a variable is
     // a gradient target) goes by the variable's name in the script.
-    if (t->kind == TensorKind::StateValue || t->producer == kNoId)
-      for (const VariableInfo& v : log.variables)
-        if (std::find(v.versions.begin(), v.versions.end(), id) != v.versions.end()) {
-          const std::string& vpy = ix.name_of(v.id);
-          if (!vpy.empty()) return vpy;
-        }
+    if (static_cast<size_t>(id) < ix.version_of.size() && ix.version_of[static_cast<size_t>(id)] != kNoId) {
+      const std::string& vpy = ix.name_of(ix.version_of[static_cast<size_t>(id)]);
+      if (!vpy.empty()) return vpy;
+    }
     if (const OpInfo* p = log.op(t->producer)) {
       // A read's value goes by the variable's name in the script, not TF's "Variable:0".
       if (p->type == "ReadVariableOp" && !p->inputs.empty() && !ix.name_of(p->inputs[0]).empty())

@@ -792,7 +792,8 @@ void draw_toolbar(GraphViewState& st, const GraphModel& m, GraphViewOutput& out)
   // Which tape "recorded" means here (the shown None's, the running call's, else the last used).
   if (m.log && m.log->tapes.size() > 1) {
     if (const TapeInfo* t = m.log->tape(st.legend_tape)) {
-      ImGui::TextDisabled("tape: %s (line %d)", t->name.c_str(), t->line);
+      if (t->name.empty()) ImGui::TextDisabled("tape #%lld (line %d)", static_cast<long long>(t->id), t->line);
+      else ImGui::TextDisabled("tape: %s (line %d)", t->name.c_str(), t->line);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("blue ops were recorded by this tape; dashed ones were not (another tape may have)");
       ImGui::SameLine();

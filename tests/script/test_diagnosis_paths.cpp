@@ -220,7 +220,7 @@ TEST_CASE("diagnosis: a replaced variable passed under another name is NOT_WATCH
   const Found f = only("def step(x):\n  with tf.GradientTape() as tape:\n    y = x * x\n  return tape.gradient(y, x)\n"
                        "v = tf.Variable(2.0)\nv = v + 1\nprint(step(v))\n");
   CHECK(f.code == "NOT_WATCHED");
-  CHECK(f.message.find("It is the tensor line 6 bound to `v`, which held a tf.Variable (line 5) until then.") !=
+  CHECK(f.message.find("It is the tensor bound to `v` at line 6, which held a tf.Variable (line 5) until then.") !=
         std::string::npos);
   CHECK(f.fix.rfind("update the variable in place: v.assign_add(...)", 0) == 0);
   // Written as the source itself, it stays REPLACED_VARIABLE.
@@ -236,4 +236,14 @@ TEST_CASE("diagnosis: bool(t) decides a branch for t, as float(t) and t.numpy() 
   CHECK(f.line == 6);
   CHECK(out("print(bool(tf.constant(0.0)), bool(tf.constant([3])), bool(np.array(2.0)))\n") ==
         Lines{"False True True"});
+}
+
+TEST_CASE("diagnosis: a plain variable made inside a watch_accessed_variables=False block is not told about Keras",
+          "[diagnosis]") {
+  const Found f = only("with tf.GradientTape(watch_accessed_variables=False) as t:\n  v = tf.Variable(3.0)\n"
+                       "  y = v * v\nprint(t.gradient(y, v))\n");
+  CHECK(f.code == "AUTO_WATCH_OFF");
+  CHECK(f.message.find("Keras") == std::string::npos);
+  CHECK(f.message.find("made inside its block at line 2") != std::string::npos);
+  CHECK(f.fix == "call tape.watch(v) after creating it, before it is used");
 }

@@ -807,3 +807,17 @@ TEST_CASE("backprop: creation functions given tensors compute with ops a tape re
   REQUIRE(r.log().gradient_calls[0].results[0].diagnosis);
   CHECK(ts::cause_code(r.log().gradient_calls[0].results[0].diagnosis->code) == std::string("NON_DIFFERENTIABLE_OP"));
 }
+
+TEST_CASE("backprop: creation functions given tensors keep TF's dtypes and conversion errors", "[backprop]") {
+  // random_normal broadcasts a tensor mean (the reparameterisation trick); math_ops.range
+  // takes the widest argument dtype; conversions to the op's dtype are ValueErrors.
+  CHECK(out("m = tf.constant([0., 10.])\n"
+            "print(tf.random.normal([2], mean=m, stddev=0.0).numpy())\n"
+            "print(tf.range(tf.constant(3, tf.int64)).dtype, tf.range(tf.constant(2., tf.float64)).dtype, "
+            "tf.range(3).dtype, tf.range(1.0, 3).dtype)\n") ==
+        Lines{"[ 0. 10.]", "<dtype: 'int64'> <dtype: 'float64'> <dtype: 'int32'> <dtype: 'float32'>"});
+  const std::string conv = "ValueError: Tensor conversion requested dtype float32 for Tensor with dtype float64: "
+                           "<tf.Tensor: shape=(), dtype=float64, numpy=1.0>";
+  CHECK(error_of("tf.random.normal([2], mean=tf.constant(1., tf.float64))\n") == conv);
+  CHECK(error_of("tf.linspace(tf.constant(0.), tf.constant(1., tf.float64), 3)\n") == conv);
+}
