@@ -222,8 +222,10 @@ std::string id_label(const EventLog& log, const LogIndex& ix, int64_t id) {
   if (id == kNoId) return "None";
   const std::string& py = ix.name_of(id);
   if (const VariableInfo* v = log.variable(id)) {
-    const std::string n = v->path.empty() ? v->name : v->path;
-    return py.empty() || py == n ? n : py + " (" + n + ")";
+    // A layer's variable goes by its path: the first name a script binds it to is often
+    // a later loop's (`for v, g in zip(...)`), meaningless before that loop runs.
+    if (!v->path.empty()) return v->path;
+    return py.empty() || py == v->name ? v->name : py + " (" + v->name + ")";
   }
   if (const TensorInfo* t = log.tensor(id)) {
     if (!py.empty()) return py;

@@ -3,6 +3,8 @@
 
 #include "gui_test_util.h"
 #include "model/gradients_model.h"
+#include "model/log_index.h"
+#include "model/log_query.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -123,4 +125,19 @@ TEST_CASE("a variable target goes by its name in the script, not TF's 'Variable:
   m.sync(s);
   REQUIRE(!m.calls().empty());
   CHECK(m.calls()[0].targets == std::vector<std::string>{"v0"});
+}
+
+TEST_CASE("a layer's variable goes by its path, not a later loop's name for it", "[gradients]") {
+  // guide-keras-layer binds the weights to `var` only in the loop after the gradient call.
+  LoadedRun run = test::scenario_run("guide-keras-layer");
+  REQUIRE(run.load_error.empty());
+  const EventLog& log = *run.log;
+  const LogIndex ix = build_log_index(log);
+  int checked = 0;
+  for (const VariableInfo& v : log.variables) {
+    if (v.path.empty()) continue;
+    CHECK(id_label(log, ix, v.id) == v.path);
+    ++checked;
+  }
+  CHECK(checked == 2);
 }
