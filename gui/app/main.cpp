@@ -1,6 +1,7 @@
 // tapescope: GLFW + OpenGL 3 bootstrap. Everything else is in App.
 #include <GLFW/glfw3.h>
 
+#include <cfloat>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -81,6 +82,9 @@ int main(int argc, char** argv) {
         app.before_frame();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        // A screenshot shows the app as a learner finds it: no pointer (Xvfb's sits
+        // mid-screen and would raise a tooltip).
+        if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
         ImGui::NewFrame();
         app.frame();
         ImGui::Render();
