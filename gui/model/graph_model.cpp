@@ -817,6 +817,10 @@ void highlight_backward(GraphHighlights& hl, const GraphModel& m, int cursor) {
     if (e.kind == EventKind::GradientCallEnded && e.call == call) break;
     if (e.kind == EventKind::BackwardStep && e.call == call) steps.push_back(i);
   }
+  for (int i : steps)
+    if (const int n = m.node_for(log.events[static_cast<size_t>(i)].op); n >= 0) hl.call_nodes.push_back(n);
+  for (int64_t source : started.outputs)  // and the sources the gradients go to
+    if (const int n = m.node_for(source); n >= 0) hl.call_nodes.push_back(n);
   ensure_marks(hl, m);
   // The step at or after the cursor is the one whose gradient function runs: the ops
   // a gradient function executes come before its BackwardStep event.

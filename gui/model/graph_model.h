@@ -229,6 +229,7 @@ struct GraphHighlights {
 
   // The backward pass at the cursor.
   CallId call = kNoId;
+  std::vector<int> call_nodes;  // the ops the call steps through (framed when it starts)
   int running_node = -1;        // the op whose gradient function runs now
   int running_event = -1;       // its BackwardStep event
   bool running_done = false;    // the cursor is on/after that step's event

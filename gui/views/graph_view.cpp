@@ -173,8 +173,27 @@ void apply_view_commands(GraphViewState& st, const GraphModel& m, const GraphLay
     st.last_focus_key = hl.focus_key;
     if (placed(hl.focus_node)) {
       if (hl.focus_mode == FocusMode::Centre) st.centre_node = hl.focus_node;
-      else if (hl.focus_mode == FocusMode::EnsureVisible)
+      else if (hl.focus_mode == FocusMode::EnsureVisible) {
+        // Entering a backward pass: frame the ops it steps through (the whole run's graph,
+        // fitted, is often too small to read), zoomed no further in than 100%.
+        if (hl.call != kNoId && hl.call != st.last_framed_call && !hl.call_nodes.empty()) {
+          st.last_framed_call = hl.call;
+          Rect frame = l.node_rects[static_cast<size_t>(hl.focus_node)];
+          for (int v : hl.call_nodes)
+            if (placed(v)) {
+              const Rect& r = l.node_rects[static_cast<size_t>(v)];
+              frame = Rect{std::min(frame.x0, r.x0), std::min(frame.y0, r.y0), std::max(frame.x1, r.x1),
+                           std::max(frame.y1, r.y1)};
+            }
+          const double fits = std::min((free_size.x - 80.0) / std::max(1.f, frame.width()),
+                                       (free_size.y - 80.0) / std::max(1.f, frame.height()));
+          if (fits >= kReadableZoom && fits > st.transform.zoom()) {
+            st.transform.set_zoom_at(Vec2{size.x * 0.5f, size.y * 0.5f}, std::min(fits, 1.0));
+            st.transform.centre_on(frame.centre(), free_size);
+          }
+        }
         st.transform.ensure_visible(l.node_rects[static_cast<size_t>(hl.focus_node)], free_size, 40.f);
+      }
     }
   }
   if (st.centre_node >= 0) {

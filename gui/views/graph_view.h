@@ -68,6 +68,7 @@ struct GraphViewState {
   bool focus_search_requested = false;
   int centre_node = -1;
   uint64_t last_focus_key = 0;
+  CallId last_framed_call = kNoId;  // a backward pass is framed once, when the cursor enters it
   Vec2 canvas_size{};
   Vec2 press_pos{};
   bool pressed = false;

@@ -147,6 +147,7 @@ TEST_CASE("ensure_visible pans as little as needed", "[canvas_transform]") {
 #include "run.h"
 #include "scenario/scenario.h"
 #include "views/graph_view.h"
+#include "model/log_index.h"
 
 namespace {
 
@@ -309,6 +310,36 @@ TEST_CASE("showing a None frames its break with its path and evidence", "[graph_
     if (entry.path().extension() == ".json") shown += framed_ids(entry.path().filename().string(), &missed);
   CHECK(shown >= 12);
   CHECK(missed == std::vector<std::string>{});
+}
+
+TEST_CASE("entering a backward pass frames the ops it steps through and its sources", "[graph_view][scenarios]") {
+  // The whole run's fitted graph is often too small to read a step in.
+  const Vec2 canvas{760, 420};  // the graph panel of a 1600x1000 window
+  const Scenario sc = load_scenario(std::string(TAPESCOPE_SCENARIOS) + "/guide-model-gradients.json");
+  const RunResult run = run_script(sc.script, "guide-model-gradients.json");
+  REQUIRE(run.engine);
+  const GraphModel m = build_graph_model(run.log());
+  const GraphLayout l = layout_graph(m);
+  const LogIndex ix = build_log_index(run.log());
+  REQUIRE(!ix.calls.empty());
+  REQUIRE(!ix.calls[0].steps.empty());
+  GraphViewState st;
+  GraphHighlights none;
+  apply_view_commands(st, m, l, none, canvas);
+  // As a long run's fitted graph would be: too small to read.
+  st.transform.set_zoom_at(Vec2{canvas.x * 0.5f, canvas.y * 0.5f}, 0.2);
+  HighlightRequest req;
+  req.cursor = static_cast<int>(ix.calls[0].steps[ix.calls[0].steps.size() / 2]);
+  const GraphHighlights hl = compute_highlights(m, req);
+  REQUIRE(hl.call != kNoId);
+  REQUIRE(!hl.call_nodes.empty());
+  apply_view_commands(st, m, l, hl, canvas);
+  CHECK(st.transform.zoom() >= 0.5);
+  const Rect legend = legend_box(canvas, st.legend.items());
+  for (int v : hl.call_nodes) {
+    const Rect sr = st.transform.to_screen(l.node_rects[static_cast<size_t>(v)]);
+    CHECK((sr.x0 >= 0 && sr.x1 <= canvas.x && sr.y0 >= 0 && sr.y1 <= legend.y0));
+  }
 }
 
 TEST_CASE("showing a None frames its call's targets too, and reads recording against its call's tape",
