@@ -215,9 +215,18 @@ bool classify_break(const Engine& e, const DiagnosisInput& in, const OpInfo& op,
   const std::string at = " at " + line_str(op.line);
   const std::string who = q(in.label);
   // A read of the source variable is named as the script names it, not "Variable:0".
-  const std::string shown = op.type == "ReadVariableOp" && !op.inputs.empty() && op.inputs[0] == in.source
-                                ? "the read of " + who
-                                : op.label;
+  std::string shown = op.type == "ReadVariableOp" && !op.inputs.empty() && op.inputs[0] == in.source
+                          ? "the read of " + who
+                          : op.label;
+  // An assign is labelled with TF's variable name ("Variable:0.assign_add"): use the name
+  // the script first gave the variable (`x1.assign_add`).
+  if (op.category == OpCategory::Stateful && op.type.rfind("Assign", 0) == 0 && !op.inputs.empty() &&
+      e.is_variable(op.inputs[0])) {
+    const std::vector<size_t>& named = e.bindings_of_id(op.inputs[0]);
+    const std::string& tf_name = e.variable(op.inputs[0]).name;
+    if (!named.empty() && shown.rfind(tf_name + ".", 0) == 0)
+      shown = e.bindings()[named.front()].name + shown.substr(tf_name.size());
+  }
   const OpInfo* at_op = &op;  // the op the break is shown at
   auto set = [&](Cause c, std::string msg, std::string fix) {
     d.code = c;

@@ -247,3 +247,11 @@ TEST_CASE("diagnosis: a plain variable made inside a watch_accessed_variables=Fa
   CHECK(f.message.find("made inside its block at line 2") != std::string::npos);
   CHECK(f.fix == "call tape.watch(v) after creating it, before it is used");
 }
+
+TEST_CASE("diagnosis: an assign on the path is named with the script's variable name", "[diagnosis]") {
+  // The guide's stateful snippet: both variables are TF's "Variable:0".
+  const Found f = only("x0 = tf.Variable(3.0)\nx1 = tf.Variable(0.0)\nwith tf.GradientTape() as tape:\n"
+                       "  x1.assign_add(x0)\n  y = x1**2\nprint(tape.gradient(y, x0))\n");
+  CHECK(f.code == "STATEFUL_OP");
+  CHECK(f.message.find("(x1.assign_add, AssignAddVariableOp)") != std::string::npos);
+}
