@@ -442,6 +442,12 @@ GraphModel build_graph_model(const EventLog& log, const GraphModelOptions& optio
 // [SECTION] kinds and reasons
 //-----------------------------------------------------------------------------
 
+bool gradient_pass_recorded(const EventLog& log) {
+  for (const OpInfo& op : log.ops)
+    if (op.grad_call != kNoId && !op.recorded_by.empty()) return true;
+  return false;
+}
+
 TapeId default_tape(const EventLog& log) {
   if (!log.gradient_calls.empty()) return log.gradient_calls.back().tape;
   if (!log.tapes.empty()) return log.tapes.back().id;

@@ -137,6 +137,9 @@ GraphModel build_graph_model(const EventLog& log, const GraphModelOptions& optio
 // The tape whose view the graph starts with: the tape of the last gradient call,
 // else the last tape created, else kNoId.
 TapeId default_tape(const EventLog& log);
+// Whether a tape recorded ops a backward pass ran (nested tapes, higher-order gradients):
+// then those ops are on the outer gradient's path and the graph shows them from the start.
+bool gradient_pass_recorded(const EventLog& log);
 
 // Kind and recording state of a node for the selected tape (kNoId: no tape).
 NodeKind node_kind(const GraphNode& n, TapeId tape);

@@ -35,6 +35,7 @@ void draw_graph_panel(Workspace& w, Session& s) {
     const LoadedRun* run = s.run();
     if (run && run->result.engine) opts.extra_control_edges = &run->result.engine->extra_edges();
     g.model = build_graph_model(s.log(), opts);
+    if (gradient_pass_recorded(s.log())) g.state.show_gradient_pass = true;
     g.layout = layout_graph(g.model, g.state.layout_options());
     g.state.reset_for_new_graph();
     g.built_generation = s.generation();

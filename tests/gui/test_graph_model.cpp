@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "model/graph_model.h"
+#include "run.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -566,4 +567,22 @@ TEST_CASE("the highlight cache recomputes only when asked something new", "[grap
   req.selected_id = s.x;
   CHECK(cache.get(m, req).selected_node == m.node_for(s.x));
   CHECK((cache.get(m, req).node_mark(m.node_for(s.x)) & kMarkSelected) != 0);
+}
+
+TEST_CASE("the graph shows the gradient pass from the start when a tape recorded it", "[graph_model]") {
+  // Nested tapes: the outer gradient's path runs through the inner pass's ops.
+  const RunResult nested = run_script("x = tf.Variable(2.0)\n"
+                                      "with tf.GradientTape() as outer:\n"
+                                      "  with tf.GradientTape() as inner:\n"
+                                      "    y = x * x * x\n"
+                                      "  dy_dx = inner.gradient(y, x)\n"
+                                      "d2y_dx2 = outer.gradient(dy_dx, x)\n",
+                                      "n.py");
+  CHECK(gradient_pass_recorded(nested.log()));
+  const RunResult plain = run_script("x = tf.Variable(2.0)\n"
+                                     "with tf.GradientTape() as t:\n"
+                                     "  y = x * x\n"
+                                     "g = t.gradient(y, x)\n",
+                                     "p.py");
+  CHECK_FALSE(gradient_pass_recorded(plain.log()));
 }
