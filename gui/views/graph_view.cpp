@@ -262,6 +262,8 @@ struct Frame {
   const CanvasTransform* tf = nullptr;
   Rect view;                 // visible world rectangle
   std::vector<Rect>* gradient_labels = nullptr;  // placed this frame: later ones never cover them
+  std::vector<Rect>* edge_labels = nullptr;      // dtype/shape labels placed this frame
+  std::vector<Rect> node_rects;                  // visible nodes, screen (edge labels avoid them)
   float zoom = 1;
   GraphLod lod;
   ImVec2 to_screen(Vec2 w) const {
@@ -477,7 +479,7 @@ bool edge_pending(const GraphModel& m, const GraphHighlights& hl, const GraphEdg
 constexpr int kMaxCurvePoints = 48;
 
 void draw_edge(const Frame& f, const GraphModel& m, const GraphLayout& l, const GraphHighlights& hl, int e, bool label,
-               float alpha = 1.f) {
+               float alpha = 1.f, bool forced = false) {
   const GraphEdge& g = m.edges[static_cast<size_t>(e)];
   const EdgeCurve& c = l.edge_curves[static_cast<size_t>(e)];
   ImVec2 pts[kMaxCurvePoints];
@@ -495,9 +497,21 @@ void draw_edge(const Frame& f, const GraphModel& m, const GraphLayout& l, const 
   if (label) {
     const std::string text = edge_label(m, e);
     if (!text.empty()) {
-      const ImVec2 mid = f.to_screen(bezier_point(c, 0.5f));
+      // Above the middle of the edge, else a third of the way from either end; never under
+      // a node (drawn over it) or over another label. A hovered edge's label always shows.
       const float size = std::clamp(kLabelSize * 0.8f * f.zoom, 8.f, 14.f);
-      f.dl->AddText(f.font, size, ImVec2(mid.x + 3, mid.y - size - 1), with_alpha(kSubText, 0.9f), text.c_str());
+      const ImVec2 ts = f.font->CalcTextSizeA(size, FLT_MAX, 0.f, text.c_str());
+      for (const float t : {0.5f, 0.35f, 0.65f}) {
+        const ImVec2 at = f.to_screen(bezier_point(c, t));
+        const Rect r{at.x - ts.x * 0.5f, at.y - size - 2, at.x + ts.x * 0.5f, at.y - 2};  // centred above
+        auto covers = [&](const std::vector<Rect>& rs) {
+          return std::any_of(rs.begin(), rs.end(), [&](const Rect& o) { return r.overlaps(o); });
+        };
+        if (!forced && (covers(f.node_rects) || (f.edge_labels && covers(*f.edge_labels)))) continue;
+        if (f.edge_labels) f.edge_labels->push_back(r);
+        f.dl->AddText(f.font, size, ImVec2(r.x0, r.y0), with_alpha(kSubText, 0.9f), text.c_str());
+        break;
+      }
     }
   }
 }
@@ -891,6 +905,8 @@ void draw_graph_view(GraphViewState& st, const GraphModel& m, const GraphLayout&
   f.lod = lod_for_zoom(f.zoom);
   out.gradient_labels.clear();
   f.gradient_labels = &out.gradient_labels;
+  out.edge_labels.clear();
+  f.edge_labels = &out.edge_labels;
 
   f.dl->PushClipRect(ImVec2(f.clip.x, f.clip.y), ImVec2(f.clip.z, f.clip.w), true);
   f.dl->AddRectFilled(ImVec2(f.clip.x, f.clip.y), ImVec2(f.clip.z, f.clip.w), kCanvasBg);
@@ -924,10 +940,14 @@ void draw_graph_view(GraphViewState& st, const GraphModel& m, const GraphLayout&
 
     draw_groups(f, st, m, l, false);
     const bool labels = f.lod.edge_labels && st.show_edge_labels;
+    if (labels || hovered_edge >= 0)
+      for (int v : st.visible_nodes)
+        if (st.collapsed_groups.empty() || !node_hidden_by_group(st, m, v))
+          f.node_rects.push_back(f.screen_rect(l.node_rects[static_cast<size_t>(v)]));
     for (int e : st.visible_edges) {
       const GraphEdge& g = m.edges[static_cast<size_t>(e)];
       if (!st.collapsed_groups.empty() && node_hidden_by_group(st, m, g.from) && node_hidden_by_group(st, m, g.to)) continue;
-      draw_edge(f, m, l, hl, e, labels || e == hovered_edge);
+      draw_edge(f, m, l, hl, e, labels || e == hovered_edge, 1.f, e == hovered_edge);
       ++out.drawn_edges;
     }
     // Implied edges of the hovered and the selected node (a variable's later reads).

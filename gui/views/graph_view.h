@@ -95,6 +95,7 @@ struct GraphViewOutput {
   bool relayout = false;         // show_gradient_pass changed: lay out again with state.layout_options()
   int drawn_nodes = 0, drawn_edges = 0;  // after culling
   std::vector<Rect> gradient_labels;     // the gradient values shown (screen), none covering another
+  std::vector<Rect> edge_labels;         // the dtype/shape labels shown (screen), covering no node
   Vec2 canvas_origin, canvas_size;       // the canvas on screen (for screenshots and tests)
 };
 

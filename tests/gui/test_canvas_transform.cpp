@@ -426,6 +426,56 @@ TEST_CASE("headless frames: gradient values never cover one another", "[graph_vi
   ImGui::DestroyContext(ctx);
 }
 
+TEST_CASE("headless frames: dtype/shape labels cover no node and no other label", "[graph_view]") {
+  // guide-integer: `x * x` of an int32 x, whose short edge used to put "int32 ()" under Mul.
+  for (const char* file : {"guide-integer.json", "guide-model-gradients.json"}) {
+    CAPTURE(file);
+    const Scenario sc = load_scenario(std::string(TAPESCOPE_SCENARIOS) + "/" + file);
+    const RunResult run = run_script(sc.script, file);
+    REQUIRE(run.engine);
+    const GraphModel m = build_graph_model(run.log());
+    const GraphLayout l = layout_graph(m);
+    const GraphHighlights hl = compute_highlights(m, HighlightRequest{});
+    ImGuiContext* ctx = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DeltaTime = 1.0f / 60.0f;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    io.MousePos = ImVec2(-1000, -1000);
+    io.DisplaySize = ImVec2(1600, 900);
+    GraphViewState st;
+    GraphViewOutput out;
+    for (int i = 0; i < 3; ++i) {
+      if (i == 1 && st.transform.zoom() < 1.3) {  // labels show from 1.2
+        st.transform.set_zoom_at(Vec2{800, 450}, 1.3);
+        st.transform.centre_on(l.node_rects[0].centre(), Vec2{1600, 900});
+      }
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(io.DisplaySize);
+      ImGui::Begin("Graph", nullptr, ImGuiWindowFlags_NoDecoration);
+      draw_graph_view(st, m, l, hl, out);
+      ImGui::End();
+      ImGui::Render();
+    }
+    CHECK(!out.edge_labels.empty());
+    for (size_t i = 0; i < out.edge_labels.size(); ++i) {
+      if (out.edge_labels[i].x0 >= out.canvas_origin.x + out.canvas_size.x) continue;  // clipped away
+      for (size_t j = i + 1; j < out.edge_labels.size(); ++j) CHECK_FALSE(out.edge_labels[i].overlaps(out.edge_labels[j]));
+      for (size_t v = 0; v < l.placed.size(); ++v) {
+        if (!l.placed[v]) continue;
+        const Rect n = st.transform.to_screen(l.node_rects[v]);
+        const Rect sn{n.x0 + out.canvas_origin.x, n.y0 + out.canvas_origin.y, n.x1 + out.canvas_origin.x,
+                      n.y1 + out.canvas_origin.y};
+        CHECK_FALSE(out.edge_labels[i].overlaps(sn));
+      }
+    }
+    ImGui::DestroyContext(ctx);
+  }
+}
+
 TEST_CASE("headless frames: draw, click selects, wheel zooms around the mouse, drag pans", "[graph_view]") {
   Scene s;
   build_scene(s);
