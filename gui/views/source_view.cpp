@@ -205,8 +205,12 @@ void draw_source_view(SourceModel& model, Session& s, bool* p_open) {
         dl->AddText(ImVec2(tail, y + 1.5f), colors::kWarn,
                     (std::string(kGlyphLeftArrow) + " raised " + l.caught + " (caught)").c_str());
       } else if (l.path_break) {
-        dl->AddText(ImVec2(tail, y + 1.5f), colors::kNone,
-                    (std::string(kGlyphLeftArrow) + " the gradient path breaks here").c_str());
+        // The longest wording that fits before the panel's edge.
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - ImGui::GetStyle().ScrollbarSize;
+        std::string text = std::string(kGlyphLeftArrow) + " the gradient path breaks here";
+        if (tail + ImGui::CalcTextSize(text.c_str()).x > right) text = std::string(kGlyphLeftArrow) + " path breaks here";
+        if (tail + ImGui::CalcTextSize(text.c_str()).x > right) text = std::string(kGlyphLeftArrow) + " breaks";
+        dl->AddText(ImVec2(tail, y + 1.5f), colors::kNone, text.c_str());
       } else if (!l.warning.empty()) {
         std::string w = l.warning;
         const std::string prefix = "WARNING:tensorflow:";
