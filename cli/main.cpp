@@ -218,8 +218,18 @@ int cmd_run(int argc, char** argv) {
   if (as_json) {
     std::cout << run_json(sr).dump(2) << "\n";
   } else {
-    for (const auto& l : sr.run.output_lines()) std::cout << l << "\n";
-    for (const auto& [line, text] : sr.run.warnings()) std::cerr << text << "\n";
+    // Printed lines to stdout and TF's warnings to stderr in the order the run made them,
+    // so a terminal (or 2>&1) shows a warning where TF logs it, before what follows.
+    for (const auto& ev : sr.run.log().events) {
+      if (ev.kind == ts::EventKind::Output) {
+        std::cout << ev.text << "\n";
+      } else if (ev.kind == ts::EventKind::Warning) {
+        std::cout.flush();
+        std::cerr << ev.text << "\n";
+        std::cerr.flush();
+      }
+    }
+    std::cout.flush();
     for (const auto& ev : sr.run.log().events)
       if (ev.kind == ts::EventKind::Alert) std::cerr << "line " << ev.line << ": alert: " << ev.text << "\n";
     if (sr.run.error) std::cerr << "Traceback: line " << sr.run.error->line << "\n" << sr.run.error->type << ": " << sr.run.error->message << "\n";

@@ -125,6 +125,10 @@ assert ex[1]["claim"] == 0 and "claimed not to hold" in ex[1]["detail"], ex' || 
 # A tape bound by assignment is named by it, as `with ... as NAME` names it.
 printf 'x = tf.Variable(1.0)\ntp = tf.GradientTape()\nwith tp:\n  y = x * 2.0\n' >"$tmp/tp.py"
 "$cli" run "$tmp/tp.py" --json | python3 -c 'import json,sys; t=json.load(sys.stdin)["tapes"]; assert [x["name"] for x in t] == ["tp"], t' || { echo "FAIL: tape named by assignment"; fail=1; }
+# A TF warning comes out where TF logs it: before the lines printed after it.
+printf 'print("before")\nx = tf.constant(10)\nwith tf.GradientTape() as g:\n  g.watch(x)\n  y = x * x\nprint(g.gradient(y, x))\n' >"$tmp/warn.py"
+"$cli" run "$tmp/warn.py" >"$tmp/warn.out" 2>&1
+[ "$(head -n 3 "$tmp/warn.out" | cut -c1-19 | tr '\n' '|')" = "before|WARNING:tensorflow:|None|" ] || { echo "FAIL: warning order: $(head -n 3 "$tmp/warn.out")"; fail=1; }
 mkdir -p "$tmp/empty"
 expect_exit 0 "check of a folder with no scenarios" "$cli" check "$tmp/empty"
 "$cli" check "$repo/scenarios/guide-basic.json" "$tmp/wrong_value.json" >"$tmp/check" 2>&1
