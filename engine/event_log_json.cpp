@@ -67,10 +67,24 @@ json value_json(const TensorValue& v) {
   return j;
 }
 
+// A shape a trace may hold: rank 0-8, no negative dimension, at most 10^7 elements (a
+// run's own cap), so a hand-edited trace cannot make the views index past a value.
+Shape checked_shape(const json& j) {
+  Shape s = j.get<Shape>();
+  if (s.size() > 8) throw std::runtime_error("a shape in the trace has rank " + std::to_string(s.size()));
+  double n = 1;
+  for (int64_t d : s) {
+    if (d < 0) throw std::runtime_error("a shape in the trace has a negative dimension (" + std::to_string(d) + ")");
+    n *= static_cast<double>(d);
+  }
+  if (n > 1e7) throw std::runtime_error("a tensor in the trace has more than 10^7 elements");
+  return s;
+}
+
 TensorValue value_from(const json& j) {
   TensorValue v;
   v.dtype = dtype_from_name(j.at("dtype").get<std::string>()).value_or(DType::Float32);
-  v.shape = j.at("shape").get<Shape>();
+  v.shape = checked_shape(j.at("shape"));
   if (j.contains("strings")) {
     v.strings = j["strings"].get<std::vector<std::string>>();
     v.strings.resize(static_cast<size_t>(v.size()));
@@ -215,7 +229,7 @@ EventLog event_log_from_json(const std::string& text) {
       v.trainable = x.value("trainable", true);
       v.keras = x.value("keras", false);
       v.dtype = dtype_from_name(x.value("dtype", "float32")).value_or(DType::Float32);
-      v.shape = x.value("shape", Shape{});
+      v.shape = checked_shape(x.value("shape", json::array()));
       v.line = x.value("line", 0);
       v.versions = x.value("versions", std::vector<int64_t>{});
       log.variables.push_back(std::move(v));

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../diagnosis_types.h"
+#include "../dtype.h"
 #include "json_positions.h"
 #include "../script/parser.h"
 #include "scenario.h"
@@ -224,7 +226,19 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     for (const char* k : {"expr", "cause", "dtype", "output_contains", "error", "message_contains", "warning_contains", "tape"})
       want(k, !e.contains(k) || e[k].is_string(), "a string");
     want("tol", !e.contains("tol") || (e["tol"].is_number() && e["tol"].get<double>() >= 0), "a number >= 0");
-    want("line", !e.contains("line") || e["line"].is_number_integer(), "an integer");
+    want("line", !e.contains("line") || (e["line"].is_number_integer() && e["line"].get<int64_t>() >= 1),
+         "a line number (an integer >= 1)");
+    // A code or dtype no run can produce would make the expectation fail forever: refuse it.
+    auto known_cause = [](const json& c) {
+      Cause code;
+      return c.is_string() && cause_from_code(c.get<std::string>(), code);
+    };
+    want("cause", !e.contains("cause") || known_cause(e["cause"]),
+         "one of causes.md's codes (INTEGER_DTYPE, NOT_TRAINABLE, AUTO_WATCH_OFF, REPLACED_VARIABLE, NOT_WATCHED, "
+         "CONTROL_FLOW_ONLY, HOST_COMPUTATION, STATEFUL_OP, STOP_GRADIENT, NON_DIFFERENTIABLE_OP, NOT_RECORDED, "
+         "UNCONNECTED)");
+    want("dtype", !e.contains("dtype") || (e["dtype"].is_string() && dtype_from_name(e["dtype"].get<std::string>())),
+         "a dtype name (float32, float64, int32, int64, bool, string, ...)");
     want("output", strings("output"), "an array of strings (the printed lines)");
     want("watched", strings("watched"), "an array of strings (variable names)");
     if (e.contains("shape")) {
@@ -252,15 +266,22 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     }
     if (e.contains("causes")) {
       bool ok = e["causes"].is_array();
-      if (ok)
+      if (ok) {
+        size_t i = 0;
         for (const auto& c : e["causes"]) {
-          ok = ok && c.is_object() && c.contains("cause") && c["cause"].is_string();
+          ok = ok && c.is_object() && c.contains("cause") && known_cause(c["cause"]);
           if (!ok) break;
-          for (const auto& [ck, cv] : c.items())
-            ok = ok && ((ck == "line" && cv.is_number_integer()) || ((ck == "source" || ck == "cause") && cv.is_string()) ||
-                        ck.rfind("x-", 0) == 0);
+          for (const auto& [ck, cv] : c.items()) {
+            if (ck != "line" && ck != "source" && ck != "cause" && ck.rfind("x-", 0) != 0)
+              fail_at(path, text, member(element(member(at, "causes"), i), ck),
+                      "unknown key \"" + ck + "\" in a \"causes\" item (allowed: line, source, cause)");
+            ok = ok && ((ck == "line" && cv.is_number_integer() && cv.get<int64_t>() >= 1) ||
+                        ((ck == "source" || ck == "cause") && cv.is_string()) || ck.rfind("x-", 0) == 0);
+          }
+          ++i;
         }
-      want("causes", ok, "an array of {\"line\": N, \"source\": \"...\", \"cause\": \"CODE\"}");
+      }
+      want("causes", ok, "an array of {\"line\": N, \"source\": \"...\", \"cause\": \"CODE\"} with causes.md's codes");
     }
   };
   if (j.contains("expect")) {
@@ -304,10 +325,22 @@ Scenario load_scenario(const std::string& path) {
     throw ScenarioLoadError{path, 0, 0, "is a folder, not a scenario file (check runs every scenario in a folder)"};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioLoadError{path, 0, 0, "cannot open file (not found or not readable)"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  if (has_suffix(path, ".py") || has_suffix(path, ".tape")) {
+  // Read at most one byte past the limit, so a huge file, /dev/zero or a pipe that never
+  // ends costs nothing (the limit's own check below then refuses it).
+  const bool script = has_suffix(path, ".py") || has_suffix(path, ".tape");
+  const size_t limit = script ? script::kMaxScriptBytes : kMaxScenarioBytes;
+  std::string text(limit + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  if (text.size() > limit) {
+    std::error_code size_ec;
+    const auto size = std::filesystem::file_size(path, size_ec);  // a regular file's; none for a pipe
+    throw ScenarioLoadError{path, 0, 0,
+                            std::string(script ? "script" : "scenario file") + " too large (" +
+                                (size_ec ? "more than " + std::to_string(limit) : std::to_string(size)) +
+                                " bytes; the limit is " + std::to_string(limit) + ")"};
+  }
+  if (script) {
     Scenario s;
     s.path = path;
     const size_t slash = path.find_last_of('/');

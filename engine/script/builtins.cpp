@@ -116,6 +116,12 @@ void install_builtins(Interpreter& in) {
   b["Ellipsis"] = Value::object(ellipsis);
 
   def("print", [](Interpreter& in, CallArgs& a) {
+    for (const auto& [k, v] : a.kwargs) {  // CPython's checks
+      if (k != "sep" && k != "end" && k != "file" && k != "flush")
+        in.raise("TypeError", "'" + k + "' is an invalid keyword argument for print()");
+      if ((k == "sep" || k == "end") && !v.is_none() && v.kind != VKind::Str)
+        in.raise("TypeError", k + " must be None or a string, not " + in.type_name(v));
+    }
     std::string sep = " ", end = "\n";
     if (const Value* s = a.kw("sep"); s && !s->is_none()) sep = in.str(*s);
     if (const Value* e = a.kw("end"); e && !e->is_none()) end = in.str(*e);
@@ -129,6 +135,7 @@ void install_builtins(Interpreter& in) {
     return Value::none();
   });
   def("len", [](Interpreter& in, CallArgs& a) {
+    if (!a.kwargs.empty()) in.raise("TypeError", "len() takes no keyword arguments");
     if (a.args.size() != 1) in.raise("TypeError", "len() takes exactly one argument (" + std::to_string(a.args.size()) + " given)");
     const Value& v = a.args[0];
     if (v.kind == VKind::Str) {

@@ -376,6 +376,14 @@ void Evaluator::exec(const Stmt& s, Frame& f) {
           } else if constexpr (std::is_same_v<T, Global>) {
             for (const auto& nm : n.names) f.scope->globals.push_back(nm);
           } else if constexpr (std::is_same_v<T, Nonlocal>) {
+            for (const auto& nm : n.names) {
+              // The nearest enclosing function scope that binds it (Python checks this when compiling).
+              bool found = false;
+              for (Scope* p = f.scope->parent.get(); p && p != in_.globals().get() && !found; p = p->parent.get())
+                found = !p->is_class && p->vars.count(nm);
+              if (!found) in_.raise("SyntaxError", "no binding for nonlocal '" + nm + "' found");
+              f.scope->nonlocals.push_back(nm);
+            }
           }
         },
         s.node);
@@ -937,10 +945,43 @@ void Evaluator::exec_class(const ClassDef& d, Frame& f) {
   bind(d.name, v, f, d.name);
 }
 
+namespace {
+// ascii(): repr with every non-ASCII code point escaped (\xNN, \uNNNN, \UNNNNNNNN).
+std::string ascii_escape(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    const int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
+    for (int k = 1; k < len && i + static_cast<size_t>(k) < s.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<size_t>(k)]) & 0x3F);
+    i += static_cast<size_t>(len);
+    char buf[16];
+    if (cp <= 0xFF) std::snprintf(buf, sizeof buf, "\\x%02x", cp);
+    else if (cp <= 0xFFFF) std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+    else std::snprintf(buf, sizeof buf, "\\U%08x", cp);
+    out += buf;
+  }
+  return out;
+}
+}  // namespace
+
 void Evaluator::bind(const std::string& name, const Value& v, Frame& f, const std::string& label) {
   std::shared_ptr<Scope> target = f.scope;
   for (const auto& g : f.scope->globals)
     if (g == name) target = in_.globals();
+  for (const auto& g : f.scope->nonlocals)
+    if (g == name)  // the enclosing function scope that binds it
+      for (std::shared_ptr<Scope> p = f.scope->parent; p && p != in_.globals(); p = p->parent)
+        if (!p->is_class && p->vars.count(name)) {
+          target = p;
+          break;
+        }
   if (target == in_.globals() && target != f.scope && replaying_user_code(f)) return;  // `global x` in a replay
   target->vars[name] = v;
   if (f.prelude || prelude_depth_ > 0) return;
@@ -1164,9 +1205,14 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
         }
         Value v = eval(*p.value, f);
         std::string s;
-        if (p.conversion == 'r') s = in_.repr(v);
-        else if (p.conversion == 's') s = in_.str(v);
-        else s = format_spec(v, p.format_spec);
+        if (p.conversion == 0) {
+          s = format_spec(v, p.format_spec);
+        } else {
+          // !r / !s / !a convert first; a format spec then formats that string.
+          s = p.conversion == 's' ? in_.str(v) : in_.repr(v);
+          if (p.conversion == 'a') s = ascii_escape(s);
+          if (!p.format_spec.empty()) s = format_spec(Value::str(s), p.format_spec);
+        }
         out += s;
       }
       return Value::str(out);

@@ -34,6 +34,7 @@ struct Scope : HeapNode {
   bool is_class = false;
   const FunctionDef* function = nullptr;  // the def whose call this scope is (null: module, class, comprehension)
   std::vector<std::string> globals;  // names declared `global`
+  std::vector<std::string> nonlocals;  // names declared `nonlocal`
   void release(Graveyard& g) override {
     bury(g, vars);
     bury(g, parent);

@@ -24,12 +24,21 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-bool read_file(const std::string& path, std::string& out) {
+// A .json the app opens: a scenario (4 MiB at most) or a trace. Read at most 512 MiB, so
+// /dev/zero or a huge file is refused instead of filling memory.
+constexpr size_t kMaxOpenBytes = size_t{512} << 20;
+
+bool read_file(const std::string& path, std::string& out, bool& too_large) {
+  too_large = false;
   std::ifstream f(path, std::ios::binary);
   if (!f) return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
+  out.clear();
+  std::string chunk(size_t{1} << 20, '\0');
+  while (f && out.size() <= kMaxOpenBytes) {
+    f.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    out.append(chunk.data(), static_cast<size_t>(std::max<std::streamsize>(f.gcount(), 0)));
+  }
+  too_large = out.size() > kMaxOpenBytes;
   return true;
 }
 
@@ -93,8 +102,9 @@ LoadedRun load_file(const std::string& path, const RunOptions& options) {
   r.title = std::filesystem::path(path).filename().string();
   if (ext == ".json") {
     std::string text;
-    if (!read_file(path, text)) {
-      r.load_error = path + ": cannot open the file";
+    bool too_large = false;
+    if (!read_file(path, text, too_large) || too_large) {
+      r.load_error = path + (too_large ? ": the file is too large to open (more than 512 MiB)" : ": cannot open the file");
       finish(r, t0);
       return r;
     }

@@ -55,7 +55,7 @@ TEST_CASE("field types are checked at load time with their place", "[scenario]")
   CHECK(error_of(with_expect({"{\"expr\": \"x\", \"value\": [1, null]}"})).find("\"value\" must be") != std::string::npos);
   CHECK(error_of(with_expect({"{\"expr\": \"x\", \"shape\": [2, -1]}"})).find("\"shape\" must be an array of integers") !=
         std::string::npos);
-  CHECK(error_of(with_expect({"{\"error\": \"ValueError\", \"line\": \"3\"}"})).find("\"line\" must be an integer") !=
+  CHECK(error_of(with_expect({"{\"error\": \"ValueError\", \"line\": \"3\"}"})).find("\"line\" must be a line number") !=
         std::string::npos);
   CHECK(error_of(with_expect({"{\"causes\": [{\"line\": 1, \"cause\": 7}]}"})).find("\"causes\" must be an array of") !=
         std::string::npos);
@@ -82,4 +82,19 @@ TEST_CASE("malformed and over-nested JSON point at the offending character", "[s
   CHECK(error_of("[1, 2]") == "s.json:1:1: a scenario must be a JSON object");
   CHECK(error_of("{\"format\": \"tapescope-scenario/2\", \"id\": \"t\", \"title\": \"t\", \"script\": \"\"}") ==
         "s.json:1:2: \"format\" must be exactly \"tapescope-scenario/1\"");
+}
+
+TEST_CASE("codes, dtypes and lines no run can produce are refused at load", "[scenario]") {
+  // An expectation that can never hold is a mistake in the file, not a failed run.
+  CHECK(error_of(with_expect({"{\"expr\": \"x\", \"cause\": \"NOT_A_CAUSE\"}"})).find("\"cause\" must be one of causes.md's codes") !=
+        std::string::npos);
+  CHECK(error_of(with_expect({"{\"expr\": \"x\", \"dtype\": \"float128\"}"})).find("\"dtype\" must be a dtype name") !=
+        std::string::npos);
+  for (const char* line : {"0", "-3", "-0"})
+    CHECK(error_of(with_expect({std::string("{\"error\": \"ValueError\", \"line\": ") + line + "}"}))
+              .find("\"line\" must be a line number (an integer >= 1)") != std::string::npos);
+  CHECK(error_of(with_expect({"{\"causes\": [{\"line\": 1, \"cause\": \"UNCONNECTED\", \"foo\": 1}]}"})) ==
+        "s.json:3:51: unknown key \"foo\" in a \"causes\" item (allowed: line, source, cause)");
+  CHECK(error_of(with_expect({"{\"causes\": [{\"line\": 1, \"cause\": \"UNCONECTED\"}]}"})).find("\"causes\" must be") !=
+        std::string::npos);
 }

@@ -182,3 +182,23 @@ TEST_CASE("a NameError in a statement over several lines is reported at the name
   CHECK(line_of("def f(a,\n      b=undefined_default):\n  return a\n") == 2);
   CHECK(line_of("def g():\n  return missing\ny = [1,\n     g()]\n") == 2);  // inside a call: the callee's line
 }
+
+TEST_CASE("python: nonlocal rebinds the enclosing function's name; print checks its keywords; !r takes a spec",
+          "[py_format]") {
+  CHECK(out("def outer():\n"
+            "  count = 0\n"
+            "  def inc():\n"
+            "    nonlocal count\n"
+            "    count += 1\n"
+            "  inc()\n"
+            "  inc()\n"
+            "  return count\n"
+            "print(outer())\n") == Lines{"2"});
+  CHECK(error_of("def f():\n  def g():\n    nonlocal zz\n    zz = 1\n  g()\nf()\n") ==
+        "SyntaxError: no binding for nonlocal 'zz' found");
+  CHECK(error_of("print(1, foo=2)\n") == "TypeError: 'foo' is an invalid keyword argument for print()");
+  CHECK(error_of("print('a', sep=5)\n") == "TypeError: sep must be None or a string, not int");
+  CHECK(error_of("len([1], bar=3)\n") == "TypeError: len() takes no keyword arguments");
+  CHECK(out("x = 'h\\u00e9llo'\nprint(f'{x!r:>12}|{x!s:>8}|{x!a}|{3.5!r:<6}|')\n") ==
+        Lines{"     'h\u00e9llo'|   h\u00e9llo|'h\\xe9llo'|3.5   |"});
+}
