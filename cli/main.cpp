@@ -232,7 +232,9 @@ int cmd_run(int argc, char** argv) {
     std::cout.flush();
     for (const auto& ev : sr.run.log().events)
       if (ev.kind == ts::EventKind::Alert) std::cerr << "line " << ev.line << ": alert: " << ev.text << "\n";
-    if (sr.run.error) std::cerr << "Traceback: line " << sr.run.error->line << "\n" << sr.run.error->type << ": " << sr.run.error->message << "\n";
+    if (sr.run.error)  // as Python prints it: no ": " after a type with no message (StopIteration)
+      std::cerr << "Traceback: line " << sr.run.error->line << "\n" << sr.run.error->type
+                << (sr.run.error->message.empty() ? "" : ": " + sr.run.error->message) << "\n";
     for (const auto& c : sr.run.log().gradient_calls)
       for (const auto& r : c.results)
         if (r.diagnosis && !c.jacobian_row)
