@@ -183,6 +183,31 @@ void build_scene(Scene& s) {
   s.layout = layout_graph(s.model);
 }
 
+// An ImGui context for drawing frames without a window (fonts built, pointer away).
+ImGuiContext* headless_imgui() {
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DeltaTime = 1.0f / 60.0f;
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  io.MousePos = ImVec2(-1000, -1000);
+  return ctx;
+}
+
+// One frame of the graph view filling the display.
+void draw_frame(GraphViewState& st, const GraphModel& m, const GraphLayout& l, const GraphHighlights& hl,
+                GraphViewOutput& out) {
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+  ImGui::Begin("Graph", nullptr, ImGuiWindowFlags_NoDecoration);
+  draw_graph_view(st, m, l, hl, out);
+  ImGui::End();
+  ImGui::Render();
+}
+
 }  // namespace
 
 TEST_CASE("view commands: fit, search, focus (no ImGui)", "[graph_view]") {
@@ -397,27 +422,15 @@ TEST_CASE("headless frames: gradient values never cover one another", "[graph_vi
   const GraphHighlights hl = compute_highlights(m, req);
   REQUIRE(hl.edge_grads.size() >= 4);
 
-  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGuiContext* ctx = headless_imgui();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DeltaTime = 1.0f / 60.0f;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  io.MousePos = ImVec2(-1000, -1000);
   for (const ImVec2 display : {ImVec2(700, 420), ImVec2(1600, 900)}) {
     CAPTURE(display.x);
     io.DisplaySize = display;
     GraphViewState st;
     GraphViewOutput out;
     for (int i = 0; i < 2; ++i) {
-      ImGui::NewFrame();
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(io.DisplaySize);
-      ImGui::Begin("Graph", nullptr, ImGuiWindowFlags_NoDecoration);
-      draw_graph_view(st, m, l, hl, out);
-      ImGui::End();
-      ImGui::Render();
+      draw_frame(st, m, l, hl, out);
     }
     CHECK(out.gradient_labels.size() >= 2);
     for (size_t i = 0; i < out.gradient_labels.size(); ++i)
@@ -436,14 +449,8 @@ TEST_CASE("headless frames: dtype/shape labels cover no node and no other label"
     const GraphModel m = build_graph_model(run.log());
     const GraphLayout l = layout_graph(m);
     const GraphHighlights hl = compute_highlights(m, HighlightRequest{});
-    ImGuiContext* ctx = ImGui::CreateContext();
+    ImGuiContext* ctx = headless_imgui();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.MousePos = ImVec2(-1000, -1000);
     io.DisplaySize = ImVec2(1600, 900);
     GraphViewState st;
     GraphViewOutput out;
@@ -452,13 +459,7 @@ TEST_CASE("headless frames: dtype/shape labels cover no node and no other label"
         st.transform.set_zoom_at(Vec2{800, 450}, 1.3);
         st.transform.centre_on(l.node_rects[0].centre(), Vec2{1600, 900});
       }
-      ImGui::NewFrame();
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(io.DisplaySize);
-      ImGui::Begin("Graph", nullptr, ImGuiWindowFlags_NoDecoration);
-      draw_graph_view(st, m, l, hl, out);
-      ImGui::End();
-      ImGui::Render();
+      draw_frame(st, m, l, hl, out);
     }
     CHECK(!out.edge_labels.empty());
     for (size_t i = 0; i < out.edge_labels.size(); ++i) {
