@@ -181,8 +181,40 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
     active_.erase(std::remove(active_.begin(), active_.end(), t.id), active_.end());
   }
   t.persistent = true;
+  // backprop.py first reshapes the target (and gathers its rows) with the tape recording:
+  // differentiating a source with respect to itself goes through that new tensor, which
+  // the tape has only if it records ops on the source (watched and floating), not through
+  // gradient()'s "a target that is a source" ones.
+  if (target == source.id) {
+    const TapeState state = t.state;
+    const int stop_depth = t.stop_depth;
+    const bool push = state != TapeState::Recording;
+    if (push) {
+      t.state = TapeState::Recording;
+      active_.push_back(t.id);
+    }
+    t.stop_depth = 0;
+    TensorId reshaped = kNoId;
+    try {
+      reshaped = execute1("Reshape", {target}, Attrs{{"shape", tshape}}, "jacobian");
+    } catch (...) {
+      t.state = state;
+      t.stop_depth = stop_depth;
+      if (push) active_.pop_back();
+      throw;
+    }
+    t.state = state;
+    t.stop_depth = stop_depth;
+    if (push) active_.pop_back();
+    target = reshaped;
+  }
   const int64_t n = num_elements(tshape);
   const DType dt = dtype_of(target);
+  // jacobian: one pass per target element. batch_jacobian: one per element of a batch row
+  // (backprop.py's loop_fn gathers column i of the [batch, -1] target and differentiates
+  // it whole, so result[b, i] sums the gradients of every batch's element i w.r.t. x[b]).
+  const int64_t batch_size = batch && !tshape.empty() ? tshape[0] : 0;
+  const int64_t passes = batch ? (batch_size > 0 ? n / batch_size : 0) : n;
   std::vector<TensorId> rows;
   bool any = false;
   std::optional<Diagnosis> row_diagnosis;  // why the first None row is None
@@ -190,9 +222,12 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
     // No element: pfor still traces its loop body once, so the result is connected (an
     // empty tensor) when a gradient reaches the source. One pass, seeded with the empty
     // cotangent, tells.
-    for (int64_t i = 0; i < std::max<int64_t>(n, 1); ++i) {
+    for (int64_t i = 0; i < std::max<int64_t>(passes, 1); ++i) {
       TensorValue onehot = make_filled(dt, tshape, 0.0);
-      if (n > 0) onehot.data[i] = 1.0;
+      if (passes > 0 && batch)
+        for (int64_t k = 0; k < batch_size; ++k) onehot.data[k * passes + i] = 1.0;
+      else if (passes > 0)
+        onehot.data[i] = 1.0;
       GradientRequest r;
       r.tape = tid;
       r.targets = {target};
@@ -210,7 +245,7 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
       } else {
         any = true;
       }
-      if (n > 0) rows.push_back(g);
+      if (passes > 0) rows.push_back(g);
     }
   } catch (...) {
     t.persistent = was_persistent;
@@ -234,6 +269,18 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
                         row_diagnosis, batch);
   }
   if (!any && u == Unconnected::None) return log_jacobian(tid, target, source, kNoId, any, u, row_diagnosis, batch);
+  if (batch) {
+    Shape out{batch_size};
+    out.insert(out.end(), tshape.begin() + 1, tshape.end());
+    out.insert(out.end(), sshape.begin() + 1, sshape.end());
+    if (rows.empty() || num_elements(sshape) == 0)
+      return log_jacobian(tid, target, source, constant(make_filled(dtype_of(source.id), out, 0.0), "batch_jacobian"),
+                          any, u, row_diagnosis, batch);
+    // Each pass's gradient is [batch, source row]: stacked along axis 1, [batch, rows, ...].
+    const TensorId packed = execute1("Pack", rows, Attrs{{"axis", int64_t{1}}}, "batch_jacobian");
+    const TensorId bj = execute1("Reshape", {packed}, Attrs{{"shape", out}}, "batch_jacobian");
+    return log_jacobian(tid, target, source, bj, any, u, row_diagnosis, batch);
+  }
   Shape full = tshape;
   full.insert(full.end(), sshape.begin(), sshape.end());
   TensorId j;
@@ -243,34 +290,7 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
     j = execute1("Pack", rows, Attrs{{"axis", int64_t{0}}}, "jacobian");
     j = execute1("Reshape", {j}, Attrs{{"shape", full}}, "jacobian");
   }
-  if (!batch) return log_jacobian(tid, target, source, j, any, u, row_diagnosis, batch);
-  // batch_jacobian: keep the blocks where the target's and the source's batch index agree.
-  const int64_t b = tshape[0];
-  if (n == 0 || num_elements(sshape) == 0) {
-    Shape out{b};
-    out.insert(out.end(), tshape.begin() + 1, tshape.end());
-    out.insert(out.end(), sshape.begin() + 1, sshape.end());
-    return log_jacobian(tid, target, source, constant(make_filled(dtype_of(source.id), out, 0.0), "batch_jacobian"),
-                        any, u, row_diagnosis, batch);
-  }
-  const int64_t ti = num_elements(tshape) / b, si = num_elements(sshape) / b;
-  TensorId flat = execute1("Reshape", {j}, Attrs{{"shape", std::vector<int64_t>{b, ti, b, si}}}, "batch_jacobian");
-  std::vector<TensorId> blocks;
-  for (int64_t k = 0; k < b; ++k) {
-    TensorId blk = execute1("StridedSlice", {flat},
-                            Attrs{{"begin", std::vector<int64_t>{k, 0, k, 0}},
-                                  {"end", std::vector<int64_t>{k + 1, ti, k + 1, si}},
-                                  {"strides", std::vector<int64_t>{1, 1, 1, 1}},
-                                  {"shrink_axis_mask", std::vector<int64_t>{1, 0, 1, 0}}},
-                            "batch_jacobian");
-    blocks.push_back(blk);
-  }
-  TensorId packed = execute1("Pack", blocks, Attrs{{"axis", int64_t{0}}}, "batch_jacobian");
-  Shape out{b};
-  out.insert(out.end(), tshape.begin() + 1, tshape.end());
-  out.insert(out.end(), sshape.begin() + 1, sshape.end());
-  const TensorId bj = execute1("Reshape", {packed}, Attrs{{"shape", out}}, "batch_jacobian");
-  return log_jacobian(tid, target, source, bj, any, u, row_diagnosis, batch);
+  return log_jacobian(tid, target, source, j, any, u, row_diagnosis, batch);
 }
 
 TensorId Engine::log_jacobian(TapeId tid, TensorId target, const SourceSpec& source, TensorId result, bool any,

@@ -1767,6 +1767,8 @@ Value tape_batch_jacobian(Interpreter& in, TapeId tape, CallArgs& a) {
   }
   if (!is_tensorish(args[0]))
     in.raise("AttributeError", "'" + value_type_name(in, args[0]) + "' object has no attribute 'shape'");
+  if (!is_tensorish(args[1]))  // batch_jacobian reads source.shape first
+    in.raise("AttributeError", "'" + value_type_name(in, args[1]) + "' object has no attribute 'shape'");
   std::string label = in.call_arg_text(1);
   if (label.empty()) label = in.keyword_arg_text("source");
   if (label.empty()) label = args[1].kind == VKind::Variable ? variable_label(in, args[1]) : "source";

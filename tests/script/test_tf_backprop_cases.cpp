@@ -821,3 +821,35 @@ TEST_CASE("backprop: creation functions given tensors keep TF's dtypes and conve
   CHECK(error_of("tf.random.normal([2], mean=tf.constant(1., tf.float64))\n") == conv);
   CHECK(error_of("tf.linspace(tf.constant(0.), tf.constant(1., tf.float64), 3)\n") == conv);
 }
+
+TEST_CASE("backprop: batch_jacobian sums each batch row's element over the batch, as its loop_fn does", "[backprop]") {
+  // backprop.py gathers column i of the [batch, -1] target and differentiates it whole:
+  // rows that depend on other batch entries get those contributions too.
+  CHECK(out("x = tf.constant([[1.], [2.]])\n"
+            "with tf.GradientTape(persistent=True) as g:\n"
+            "  g.watch(x)\n"
+            "  y = x * tf.reduce_sum(x)\n"
+            "  r = tf.concat([x[1:], x[:1]], axis=0)\n"
+            "  s = x * x\n"
+            "print(g.batch_jacobian(y, x).numpy().tolist(), g.batch_jacobian(r, x).numpy().tolist())\n"
+            "print(g.batch_jacobian(s, x, experimental_use_pfor=False).numpy().tolist())\n") ==
+        Lines{"[[[6.0]], [[6.0]]] [[[1.0]], [[1.0]]]", "[[[2.0]], [[4.0]]]"});
+  CHECK(error_of("x = tf.constant([[1., 2.]])\n"
+                 "with tf.GradientTape(persistent=True) as g:\n"
+                 "  g.watch(x)\n"
+                 "  y = x * x\n"
+                 "g.batch_jacobian(y, [x])\n") == "AttributeError: 'list' object has no attribute 'shape'");
+}
+
+TEST_CASE("backprop: jacobian of a source with respect to itself goes through the tape", "[backprop]") {
+  // backprop.py reshapes the target with the tape recording: unwatched, nothing records it.
+  CHECK(out("x = tf.constant([1., 2.])\n"
+            "v = tf.Variable([1., 2.])\n"
+            "with tf.GradientTape(persistent=True, watch_accessed_variables=False) as g:\n"
+            "  y = x * 2.\n"
+            "print(g.jacobian(x, x), g.jacobian(v, v))\n"
+            "with tf.GradientTape(persistent=True) as g:\n"
+            "  g.watch(x)\n"
+            "print(g.jacobian(x, x).numpy().tolist())\n") ==
+        Lines{"None None", "[[1.0, 0.0], [0.0, 1.0]]"});
+}
