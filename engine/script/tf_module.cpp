@@ -1727,7 +1727,7 @@ Value tape_jacobian(Interpreter& in, TapeId tape, CallArgs& a) {
   Engine& e = in.engine();
   std::vector<Value> flat;
   const std::vector<SourceSpec> specs = source_specs(in, args[1], flat);
-  if (args.given(4) && !in.truthy(args[4]) && !e.tape_mut(tape).persistent)
+  if (args.given(4) && !in.truthy(args[4]) && !e.tape_mut(tape).persistent && !e.tracing())  // context.executing_eagerly()
     in.raise("RuntimeError",
              "GradientTape must be created with persistent=True to compute the jacobian with eager execution enabled "
              "and with  experimental_use_pfor set to False.");
@@ -1777,7 +1777,7 @@ Value tape_batch_jacobian(Interpreter& in, TapeId tape, CallArgs& a) {
   e.check_batch_jacobian(args[0].id, spec.id);  // before the loop, outside pfor
   const bool pfor = jacobian_uses_pfor(in, args, "batch_jacobian");
   const Unconnected u = in_pfor(in, pfor, "batch_jacobian", [&] { return unconnected_arg(in, args, 2); });
-  if (!pfor && !e.tape_mut(tape).persistent)
+  if (!pfor && !e.tape_mut(tape).persistent && !e.tracing())  // context.executing_eagerly()
     in.raise("RuntimeError",
              "GradientTape must be created with persistent=True to compute the batch_jacobian with eager execution "
              "enabled and  with experimental_use_pfor set to False.");

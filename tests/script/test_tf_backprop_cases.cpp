@@ -853,3 +853,21 @@ TEST_CASE("backprop: jacobian of a source with respect to itself goes through th
             "print(g.jacobian(x, x).numpy().tolist())\n") ==
         Lines{"None None", "[[1.0, 0.0], [0.0, 1.0]]"});
 }
+
+TEST_CASE("backprop: experimental_use_pfor=False on a non-persistent tape is allowed while tracing", "[backprop]") {
+  // backprop.py refuses it only when context.executing_eagerly(): in a tf.function the
+  // while_loop body is traced once.
+  CHECK(out("@tf.function\n"
+            "def f(x):\n"
+            "  with tf.GradientTape() as g:\n"
+            "    g.watch(x)\n"
+            "    z = x * x\n"
+            "  return g.jacobian(z, x, experimental_use_pfor=False)\n"
+            "print(f(tf.constant([1., 2.])).numpy().tolist())\n") == Lines{"[[2.0, 0.0], [0.0, 4.0]]"});
+  CHECK(error_of("x = tf.constant([1., 2.])\n"
+                 "with tf.GradientTape() as g:\n"
+                 "  g.watch(x)\n"
+                 "  z = x * x\n"
+                 "g.jacobian(z, x, experimental_use_pfor=False)\n")
+            .rfind("RuntimeError: GradientTape must be created with persistent=True", 0) == 0);
+}
