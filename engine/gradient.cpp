@@ -172,6 +172,30 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
   const Shape tshape = shape_of(target);
   const Shape sshape = shape_of(source.id);
   if (batch) check_batch_jacobian(target, source.id);
+  // backprop.py first reshapes the target (and gathers its rows) with the tape recording:
+  // differentiating a source with respect to itself goes through that new tensor, which
+  // the tape has only if it records ops on the source (watched and floating), not through
+  // gradient()'s "a target that is a source" ones.
+  if (target == source.id) {
+    struct Recording {  // _ensure_recording(): the tape records for the reshape, then is as it was
+      Engine& e;
+      Tape& t;
+      TapeState state = t.state;
+      int stop_depth = t.stop_depth;
+      bool pushed = state != TapeState::Recording;
+      Recording(Engine& engine, Tape& tape) : e(engine), t(tape) {
+        if (pushed) e.active_.push_back(t.id);
+        t.state = TapeState::Recording;
+        t.stop_depth = 0;
+      }
+      ~Recording() {
+        t.state = state;
+        t.stop_depth = stop_depth;
+        if (pushed) e.active_.pop_back();
+      }
+    } recording(*this, t);
+    target = execute1("Reshape", {target}, Attrs{{"shape", tshape}}, "jacobian");
+  }
   // One backward pass per target element, each seeded with a one-hot cotangent, on a
   // tape kept alive until the last row; a non-persistent tape is consumed once at the end.
   const bool was_persistent = t.persistent;
@@ -181,33 +205,6 @@ TensorId Engine::jacobian(TapeId tid, TensorId target, const SourceSpec& source,
     active_.erase(std::remove(active_.begin(), active_.end(), t.id), active_.end());
   }
   t.persistent = true;
-  // backprop.py first reshapes the target (and gathers its rows) with the tape recording:
-  // differentiating a source with respect to itself goes through that new tensor, which
-  // the tape has only if it records ops on the source (watched and floating), not through
-  // gradient()'s "a target that is a source" ones.
-  if (target == source.id) {
-    const TapeState state = t.state;
-    const int stop_depth = t.stop_depth;
-    const bool push = state != TapeState::Recording;
-    if (push) {
-      t.state = TapeState::Recording;
-      active_.push_back(t.id);
-    }
-    t.stop_depth = 0;
-    TensorId reshaped = kNoId;
-    try {
-      reshaped = execute1("Reshape", {target}, Attrs{{"shape", tshape}}, "jacobian");
-    } catch (...) {
-      t.state = state;
-      t.stop_depth = stop_depth;
-      if (push) active_.pop_back();
-      throw;
-    }
-    t.state = state;
-    t.stop_depth = stop_depth;
-    if (push) active_.pop_back();
-    target = reshaped;
-  }
   const int64_t n = num_elements(tshape);
   const DType dt = dtype_of(target);
   // jacobian: one pass per target element. batch_jacobian: one per element of a batch row

@@ -137,12 +137,22 @@ bool node_hidden_by_group(const GraphViewState& st, const GraphModel& m, int nod
 // The lowest zoom at which node labels are still drawn (lod_for_zoom).
 constexpr double kReadableZoom = 0.5;
 
+// The zoom at which `frame` (world) fills `free_size` (pixels) with a 40-pixel margin.
+static double fit_zoom(const Rect& frame, Vec2 free_size) {
+  return std::min((free_size.x - 80.0) / std::max(1.f, frame.width()), (free_size.y - 80.0) / std::max(1.f, frame.height()));
+}
+
 void apply_view_commands(GraphViewState& st, const GraphModel& m, const GraphLayout& l, const GraphHighlights& hl,
                          Vec2 size) {
   st.canvas_size = size;
   if (st.collapsed_groups.size() != m.groups.size()) st.collapsed_groups.assign(m.groups.size(), 0);
   auto placed = [&](int n) {
     return n >= 0 && static_cast<size_t>(n) < l.placed.size() && l.placed[static_cast<size_t>(n)];
+  };
+  auto grow = [&](Rect& into, int v) {  // `into` widened to hold node v
+    if (!placed(v)) return;
+    const Rect& r = l.node_rects[static_cast<size_t>(v)];
+    into = Rect{std::min(into.x0, r.x0), std::min(into.y0, r.y0), std::max(into.x1, r.x1), std::max(into.y1, r.y1)};
   };
   if (st.legend_layout != &l || st.legend_nodes != l.placed.size() || st.legend_tape != hl.tape) {
     st.legend = build_legend(m, l, hl.tape);
@@ -179,14 +189,8 @@ void apply_view_commands(GraphViewState& st, const GraphModel& m, const GraphLay
         if (hl.call != kNoId && hl.call != st.last_framed_call && !hl.call_nodes.empty()) {
           st.last_framed_call = hl.call;
           Rect frame = l.node_rects[static_cast<size_t>(hl.focus_node)];
-          for (int v : hl.call_nodes)
-            if (placed(v)) {
-              const Rect& r = l.node_rects[static_cast<size_t>(v)];
-              frame = Rect{std::min(frame.x0, r.x0), std::min(frame.y0, r.y0), std::max(frame.x1, r.x1),
-                           std::max(frame.y1, r.y1)};
-            }
-          const double fits = std::min((free_size.x - 80.0) / std::max(1.f, frame.width()),
-                                       (free_size.y - 80.0) / std::max(1.f, frame.height()));
+          for (int v : hl.call_nodes) grow(frame, v);
+          const double fits = fit_zoom(frame, free_size);
           if (fits >= kReadableZoom && fits > st.transform.zoom()) {
             st.transform.set_zoom_at(Vec2{size.x * 0.5f, size.y * 0.5f}, std::min(fits, 1.0));
             st.transform.centre_on(frame.centre(), free_size);
@@ -209,11 +213,6 @@ void apply_view_commands(GraphViewState& st, const GraphModel& m, const GraphLay
       // readably beside the legend; else its path alone; else its break (the node asked
       // for) is centred.
       Rect target = l.node_rects[static_cast<size_t>(n)];
-      auto grow = [&](Rect& into, int v) {
-        if (!placed(v)) return;
-        const Rect& r = l.node_rects[static_cast<size_t>(v)];
-        into = Rect{std::min(into.x0, r.x0), std::min(into.y0, r.y0), std::max(into.x1, r.x1), std::max(into.y1, r.y1)};
-      };
       bool on_path = false;
       Rect path = target;
       for (const PathSegment& seg : hl.path)
@@ -235,8 +234,7 @@ void apply_view_commands(GraphViewState& st, const GraphModel& m, const GraphLay
       if (on_path) frames.push_back(path);
       for (const Rect& frame : frames) {
         // Zoom out as far as labels stay readable to show it whole.
-        const double fits = std::min((free_size.x - 80.0) / std::max(1.f, frame.width()),
-                                     (free_size.y - 80.0) / std::max(1.f, frame.height()));
+        const double fits = fit_zoom(frame, free_size);
         if (fits < kReadableZoom) continue;
         if (fits < st.transform.zoom()) st.transform.set_zoom_at(Vec2{size.x * 0.5f, size.y * 0.5f}, fits);
         target = frame;
