@@ -70,6 +70,10 @@ void register_all_ops() {
   register_einsum_ops();
   register_activation_ops();
   register_diag_ops();
+  register_matrix_ops();
+  register_special_ops();
+  register_sort_ops();
+  register_manip_ops();
 }
 
 // --- GradContext ---

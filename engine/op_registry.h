@@ -131,5 +131,9 @@ void register_nn_ops();         // BiasAdd, BiasAddGrad
 void register_einsum_ops();     // Einsum
 void register_activation_ops(); // Elu, Selu, Relu6, LeakyRelu and their fused gradients
 void register_diag_ops();       // MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3
+void register_matrix_ops();     // MatrixDeterminant, MatrixInverse, MatrixBandPart
+void register_special_ops();    // Erfc, Lgamma, Digamma, Polygamma
+void register_sort_ops();       // TopKV2
+void register_manip_ops();      // Roll
 
 }  // namespace ts

@@ -1,10 +1,10 @@
-// Reductions (Sum, Mean, Max, Min, ArgMax, ArgMin), Cumsum and the softmaxes, each forward
-// kernel with its gradient function beside it.
+// Reductions (Sum, Mean, Max, Min, Prod, EuclideanNorm, ArgMax, ArgMin), Cumsum, Cumprod
+// and the softmaxes, each forward kernel with its gradient function beside it.
 //
-// Attrs of Sum/Mean/Max/Min: "axis" = int list (absent or empty = every axis; negative
+// Attrs of Sum/Mean/Max/Min/Prod/EuclideanNorm: "axis" = int list (absent or empty = every axis; negative
 // counts from the end), "keepdims" = bool (default false). ArgMax/ArgMin: "axis" = int
 // (default 0), "output_type" = dtype (default int64). Softmax/LogSoftmax work on the
-// last axis. Cumsum: "axis" = int, "exclusive", "reverse" = bool.
+// last axis. Cumsum, Cumprod: "axis" = int, "exclusive", "reverse" = bool.
 //
 // A reduction's gradient reshapes the upstream gradient to the keepdims shape and
 // broadcasts it back to the input's shape (Mean divides by the count; Max/Min split it
@@ -21,12 +21,12 @@ using namespace kernels;
 
 namespace {
 
-enum class Reduce { Sum, Mean, Max, Min };
+enum class Reduce { Sum, Mean, Max, Min, Prod, EuclideanNorm };
 
 TensorValue reduce(std::string_view op, Reduce kind, const Inputs& in, const Attrs& attrs) {
   expect_arity(op, in, 1);
   const TensorValue& x = *in[0];
-  expect_type(op, x.dtype, kind == Reduce::Sum || kind == Reduce::Mean ? TypeSet::Number : TypeSet::Real,
+  expect_type(op, x.dtype, kind == Reduce::Max || kind == Reduce::Min ? TypeSet::Real : TypeSet::Number,
               "input:T, reduction_indices:Tidx -> output:T");
   const Reduction r = plan_reduction(op, x.shape, attrs);
   const int64_t n_out = num_elements(r.out_shape);
@@ -34,7 +34,23 @@ TensorValue reduce(std::string_view op, Reduce kind, const Inputs& in, const Att
   auto out_of = [&](Eigen::Index i) { return r.out_index.empty() ? 0 : r.out_index[static_cast<size_t>(i)]; };
 
   Eigen::ArrayXd acc;
-  if (kind == Reduce::Max || kind == Reduce::Min) {
+  if (kind == Reduce::Prod) {
+    // Multiplied in order, each step in the dtype (integers wrap).
+    acc = Eigen::ArrayXd::Ones(n_out);
+    for (Eigen::Index i = 0; i < x.data.size(); ++i) {
+      double& a = acc[out_of(i)];
+      if (integer) a = int_result(wrap_mul(to_i64(a), to_i64(x.data[i])), x.dtype);
+      else if (x.dtype == DType::Float32) a = static_cast<double>(static_cast<float>(a * x.data[i]));
+      else a *= x.data[i];
+    }
+  } else if (kind == Reduce::EuclideanNorm) {
+    // sqrt(Σ x²) (TF's EuclideanNormReducer; an integer result truncates).
+    acc = Eigen::ArrayXd::Zero(n_out);
+    for (Eigen::Index i = 0; i < x.data.size(); ++i) acc[out_of(i)] += x.data[i] * x.data[i];
+    acc = acc.sqrt();
+    if (integer)
+      for (Eigen::Index k = 0; k < acc.size(); ++k) acc[k] = int_result(to_i64(acc[k]), x.dtype);
+  } else if (kind == Reduce::Max || kind == Reduce::Min) {
     // Identity: -inf / +inf for floats, the dtype's limits for integers (TF's Eigen reducers).
     const bool is_max = kind == Reduce::Max;
     double init = is_max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
@@ -215,10 +231,10 @@ Outputs softmax_xent(const Inputs& in) {
 
 Attrs last_axis_keepdims() { return Attrs{{"axis", std::vector<int64_t>{-1}}, {"keepdims", true}}; }
 
-// Cumsum along `axis`: `exclusive` leaves each element out of its own sum, `reverse`
-// sums from the end (TF's scan_ops.cc).
-TensorValue cumsum(const TensorValue& x, const Attrs& attrs) {
-  const char* op = "Cumsum";
+// Cumsum (or Cumprod) along `axis`: `exclusive` leaves each element out of its own sum,
+// `reverse` sums from the end (TF's scan_ops.cc).
+TensorValue scan(const TensorValue& x, const Attrs& attrs, bool product) {
+  const char* op = product ? "Cumprod" : "Cumsum";
   expect_type(op, x.dtype, TypeSet::Number, "x:T, axis:Tidx -> out:T");
   const int64_t rank = x.rank();
   const int64_t arg = attrs.get_int("axis");
@@ -234,16 +250,13 @@ TensorValue cumsum(const TensorValue& x, const Attrs& attrs) {
   Eigen::ArrayXd r(x.data.size());
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t k = 0; k < inner; ++k) {
-      double acc = 0;
+      double acc = product ? 1 : 0;
       for (int64_t j = 0; j < n; ++j) {
         const int64_t i = (o * n + (reverse ? n - 1 - j : j)) * inner + k;
-        if (exclusive) {
-          r[i] = acc;
-          acc += x.data[i];
-        } else {
-          acc += x.data[i];
-          r[i] = acc;
-        }
+        if (exclusive) r[i] = acc;
+        if (product) acc = x.dtype == DType::Float32 ? static_cast<double>(static_cast<float>(acc * x.data[i])) : acc * x.data[i];
+        else acc += x.data[i];
+        if (!exclusive) r[i] = acc;
       }
     }
   return make_tensor(x.dtype, x.shape, std::move(r));
@@ -255,7 +268,7 @@ void register_reduction_ops() {
   add_op("Cumsum",
          [](const Inputs& in, const Attrs& a) {
            expect_arity("Cumsum", in, 1);
-           return one(cumsum(*in[0], a));
+           return one(scan(*in[0], a, false));
          },
          [](GradContext& c) -> Grads {
            Attrs a = c.attrs();
@@ -263,6 +276,23 @@ void register_reduction_ops() {
            return {c.op("Cumsum", {c.grad()}, a)};
          },
          "d cumsum(x)/dx = cumsum of g in the other direction (same exclusive)");
+
+  add_op("Cumprod",
+         [](const Inputs& in, const Attrs& a) {
+           expect_arity("Cumprod", in, 1);
+           return one(scan(*in[0], a, true));
+         },
+         [](GradContext& c) -> Grads {
+           // TF's _CumprodGrad: cumsum(cumprod(x)·g) in the other direction, divided by x
+           // (TF's own TODO: a zero in x makes this NaN, as it does in TF).
+           const TensorId x = c.input(0);
+           const TensorId prod = c.op("Cumprod", {x}, c.attrs());
+           Attrs back = c.attrs();
+           back.set("reverse", !c.attrs().get_bool("reverse"));
+           const TensorId out = c.op("Cumsum", {c.op("Mul", {prod, c.grad()})}, back);
+           return {c.op("RealDiv", {out, x})};
+         },
+         "d cumprod(x)/dx = cumsum(cumprod(x)·g) in the other direction, divided by x");
 
   add_op("Sum",
          [](const Inputs& in, const Attrs& a) { return one(reduce("Sum", Reduce::Sum, in, a)); },
@@ -272,6 +302,57 @@ void register_reduction_ops() {
            return {broadcast_back(c, c.grad(), r, x_shape)};
          },
          "d sum(x)/dx = g broadcast back over the summed axes");
+
+  add_op("Prod",
+         [](const Inputs& in, const Attrs& a) { return one(reduce("Prod", Reduce::Prod, in, a)); },
+         [](GradContext& c) -> Grads {
+           // TF's _ProdGrad: the product of the other factors of each element, from two
+           // exclusive cumprods (so zeros in x are no problem), over the reduced dims packed
+           // into one leading axis.
+           const TensorId x = c.input(0);
+           const Shape x_shape = c.shape(x);
+           const Reduction r = plan_reduction("Prod", x_shape, c.attrs(), false);
+           const TensorId g = broadcast_back(c, c.grad(), r, x_shape);
+           std::vector<int64_t> perm;
+           int64_t reduced_num = 1, other_num = 1;
+           for (size_t d = 0; d < x_shape.size(); ++d)
+             if (r.reduced[d]) {
+               perm.push_back(static_cast<int64_t>(d));
+               reduced_num *= x_shape[d];
+             }
+           for (size_t d = 0; d < x_shape.size(); ++d)
+             if (!r.reduced[d]) {
+               perm.push_back(static_cast<int64_t>(d));
+               other_num *= x_shape[d];
+             }
+           Shape permuted_shape;
+           std::vector<int64_t> inverse(perm.size());
+           for (size_t i = 0; i < perm.size(); ++i) {
+             permuted_shape.push_back(x_shape[static_cast<size_t>(perm[i])]);
+             inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+           }
+           const TensorId permuted = c.op("Transpose", {x}, Attrs{{"perm", perm}});
+           const TensorId reshaped = reshape(c, permuted, {reduced_num, other_num});
+           const TensorId left = c.op("Cumprod", {reshaped}, Attrs{{"axis", int64_t{0}}, {"exclusive", true}});
+           const TensorId right =
+               c.op("Cumprod", {reshaped}, Attrs{{"axis", int64_t{0}}, {"exclusive", true}, {"reverse", true}});
+           const TensorId y = reshape(c, c.op("Mul", {left, right}), permuted_shape);
+           const TensorId out = c.op("Mul", {g, c.op("Transpose", {y}, Attrs{{"perm", inverse}})});
+           return {reshape(c, out, x_shape)};
+         },
+         "d prod(x)/dx = g · the product of the other reduced elements");
+
+  add_op("EuclideanNorm",
+         [](const Inputs& in, const Attrs& a) { return one(reduce("EuclideanNorm", Reduce::EuclideanNorm, in, a)); },
+         [](GradContext& c) -> Grads {
+           // TF's _EuclideanNormGrad: x / (norm / g), in the keepdims shape.
+           const TensorId x = c.input(0);
+           const Reduction r = plan_reduction("EuclideanNorm", c.shape(x), c.attrs(), false);
+           const TensorId out = reshape(c, c.output(0), r.kept_shape);
+           const TensorId g = reshape(c, c.grad(), r.kept_shape);
+           return {c.op("RealDiv", {x, c.op("RealDiv", {out, g})})};
+         },
+         "d ‖x‖/dx = x/‖x‖ · g");
 
   add_op("Mean",
          [](const Inputs& in, const Attrs& a) { return one(reduce("Mean", Reduce::Mean, in, a)); },

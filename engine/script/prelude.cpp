@@ -2757,6 +2757,178 @@ tf.map_fn = _map_fn
 tf.vectorized_map = _vectorized_map
 tf.switch_case = _switch_case
 tf.boolean_mask = _boolean_mask
+class TopKV2:
+    # nn_ops.top_k's namedtuple (values, indices).
+    __module__ = 'tensorflow.python.ops.gen_nn_ops'
+
+    def __init__(self, values, indices):
+        self.values = values
+        self.indices = indices
+
+    def __iter__(self):
+        return iter((self.values, self.indices))
+
+    def __getitem__(self, i):
+        return (self.values, self.indices)[i]
+
+    def __len__(self):
+        return 2
+
+    def __repr__(self):
+        return f"TopKV2(values={self.values!r}, indices={self.indices!r})"
+
+
+def _top_k(input, k=1, sorted=True, index_type=None, name=None):
+    if index_type is None:
+        index_type = tf.int32
+    values, indices = tf.math._ts_top_k(input, k, sorted, index_type)
+    return TopKV2(values, indices)
+
+
+def _sort_or_argsort(values, axis, direction, return_argsort):
+    # sort_ops.py: a descending sort is top_k over the whole axis (the axis swapped with
+    # the last first); an ascending one sorts the negated values.
+    if direction not in ('ASCENDING', 'DESCENDING'):
+        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: direction={direction}")
+    if not isinstance(axis, int):
+        raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={axis}.")
+    values = tf.convert_to_tensor(values)
+    if direction == 'ASCENDING':
+        values = -values
+    rank = len(values.shape)
+    transposition = None
+    if not (axis == -1 or axis + 1 == rank):
+        if axis < 0:
+            axis += rank
+        transposition = list(range(axis)) + [rank - 1] + list(range(axis + 1, rank - 1)) + [axis]
+        values = tf.transpose(values, transposition)
+    top = _top_k(values, values.shape[-1])
+    result = top.indices if return_argsort else top.values
+    if transposition is not None:
+        result = tf.transpose(result, transposition)
+    if direction == 'ASCENDING' and not return_argsort:
+        result = -result
+    return result
+
+
+def _sort(values, axis=-1, direction='ASCENDING', name=None):
+    return _sort_or_argsort(values, axis, direction, False)
+
+
+def _argsort(values, axis=-1, direction='ASCENDING', stable=False, name=None):
+    return _sort_or_argsort(values, axis, direction, True)
+
+
+def _repeat(input, repeats, axis=None, name=None):
+    # array_ops.repeat_with_axis: one count expands, tiles and reshapes; a count per
+    # slice tiles to the largest and drops the extra copies with boolean_mask.
+    if axis is None:
+        input = tf.reshape(input, [-1])
+        axis = 0
+    if not isinstance(axis, int):
+        raise TypeError(f"Argument `axis` must be an int. Received `axis` = {axis} of type {type(axis).__name__}")
+    data = tf.convert_to_tensor(input)
+    if len(data.shape) == 0:
+        data = tf.reshape(data, [1])
+    rank = len(data.shape)
+    if not (-rank <= axis and axis < rank):
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+    if axis < 0:
+        axis += rank
+    counts = repeats.numpy().tolist() if hasattr(repeats, 'numpy') else repeats
+    if isinstance(counts, (list, tuple)) and len(counts) == 1:
+        counts = counts[0]
+    shape = list(data.shape)
+    multiples = [1] * (rank + 1)
+    if not isinstance(counts, (list, tuple)):
+        multiples[axis + 1] = counts
+        tiled = tf.tile(tf.expand_dims(data, axis + 1), multiples)
+        return tf.reshape(tiled, shape[:axis] + [counts * shape[axis]] + shape[axis + 1:])
+    if len(counts) != shape[axis]:
+        raise ValueError(f"Dimensions {shape[axis]} and {len(counts)} are not compatible")
+    max_repeat = max(0, max(counts))
+    mask = tf.constant([[j < r for j in range(max_repeat)] for r in counts])
+    if axis > 0:
+        mask = tf.broadcast_to(mask, shape[:axis] + [shape[axis], max_repeat])
+    multiples[axis + 1] = max_repeat
+    tiled = tf.tile(tf.expand_dims(data, axis + 1), multiples)
+    masked = tf.boolean_mask(tiled, mask)
+    if axis == 0:
+        return masked
+    return tf.reshape(masked, shape[:axis] + [sum(counts)] + shape[axis + 1:])
+
+
+def _l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    if axis is None:
+        axis = dim
+    x = tf.convert_to_tensor(x)
+    square_sum = tf.reduce_sum(tf.square(x), axis, keepdims=True)
+    x_inv_norm = tf.math.rsqrt(tf.maximum(square_sum, epsilon))
+    return tf.multiply(x, x_inv_norm)
+
+
+def _reciprocal_no_nan(x, name=None):
+    x = tf.convert_to_tensor(x)
+    return tf.math.divide_no_nan(tf.constant(1, dtype=x.dtype), x)
+
+
+def _count_nonzero(input, axis=None, keepdims=None, dtype=None, name=None):
+    if dtype is None:
+        dtype = tf.int64
+    if keepdims is None:
+        keepdims = False
+    input = tf.convert_to_tensor(input)
+    zero = tf.zeros([], dtype=input.dtype)
+    return tf.cast(tf.reduce_sum(tf.cast(tf.not_equal(input, zero), tf.int64), axis=axis, keepdims=keepdims), dtype)
+
+
+def _polyval(coeffs, x, name=None):
+    if not isinstance(coeffs, list):
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
+    x = tf.convert_to_tensor(x)
+    if len(coeffs) < 1:
+        return tf.zeros_like(x)
+    coeffs = [tf.convert_to_tensor(c) for c in coeffs]
+    p = coeffs[0]
+    for c in coeffs[1:]:
+        p = c + p * x
+    return p
+
+
+def _accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    return tf.add_n(inputs)
+
+
+def _dropout(x, rate, noise_shape=None, seed=None, name=None):
+    # nn_ops.dropout_v2: the kept values scaled by 1/(1 - rate); the mask's random
+    # stream is not TF's.
+    if isinstance(rate, (int, float)) and not isinstance(rate, bool) and (rate < 0 or rate >= 1):
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
+    x = tf.convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: x_dtype={x.dtype}")
+    scale = tf.constant(1 / (1 - rate), dtype=x.dtype)
+    ret = tf.multiply(x, scale)
+    if noise_shape is None:
+        noise_shape = tf.shape(x)
+    random_tensor = tf.random.uniform(noise_shape, seed=seed, dtype=x.dtype)
+    keep_mask = random_tensor >= rate
+    return tf.multiply(ret, tf.cast(keep_mask, x.dtype))
+
+
+tf.math.top_k = _top_k
+tf.nn.top_k = _top_k
+tf.sort = _sort
+tf.argsort = _argsort
+tf.repeat = _repeat
+tf.math.l2_normalize = _l2_normalize
+tf.nn.l2_normalize = _l2_normalize
+tf.linalg.l2_normalize = _l2_normalize
+tf.math.reciprocal_no_nan = _reciprocal_no_nan
+tf.math.count_nonzero = _count_nonzero
+tf.math.polyval = _polyval
+tf.math.accumulate_n = _accumulate_n
+tf.nn.dropout = _dropout
 tf.linalg.diag = _diag
 tf.linalg.diag_part = _diag_part
 tf.linalg.set_diag = _set_diag
@@ -2783,7 +2955,6 @@ tf.math.reduce_std = _reduce_std
 tf.nn.sigmoid_cross_entropy_with_logits = _sigmoid_cross_entropy_with_logits
 tf.nn.softmax_cross_entropy_with_logits = _softmax_cross_entropy_with_logits
 tf.nn.sparse_softmax_cross_entropy_with_logits = _sparse_softmax_cross_entropy_with_logits
-tf.math.reduce_prod = tf.reduce_prod
 tf.nn.gelu = _gelu
 tf.nn.silu = _silu
 tf.nn.swish = _silu

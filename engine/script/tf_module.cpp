@@ -155,16 +155,40 @@ Value truediv_value(Interpreter& in, const Value& xv, const Value& yv, const std
 // tf.cumsum, tf.reverse, tf.gather_nd, tf.scatter_nd, tf.tensor_scatter_nd_update/add,
 // the segment sums, tf.nn.bias_add, tf.math.xlogy and tf.math.divide_no_nan.
 void install_index_ops(Interpreter& in, const Modules& m) {
-  for (const char* qual : {"tf.math.cumsum", "tf.cumsum"}) {
-    const std::string q = qual;
-    put({q == "tf.cumsum" ? m.tf : m.math}, "cumsum", native_fn(in, q, [q](Interpreter& in2, CallArgs& a) {
-          Args args(in2, a, "cumsum", {"x", "axis", "exclusive", "reverse", "name"}, 1);
-          const TensorId x = arg_tensor(in2, args[0]);
-          const int64_t axis = args.has(1) ? int_arg(in2, args[1], "axis") : 0;
-          const bool exclusive = args.has(2) && in2.truthy(args[2]), reverse = args.has(3) && in2.truthy(args[3]);
-          return T(in2.engine().execute1("Cumsum", {x}, Attrs{{"axis", axis}, {"exclusive", exclusive}, {"reverse", reverse}}, q));
-        }));
-  }
+  for (const char* fn : {"cumsum", "cumprod"})
+    for (const char* module : {"tf.math.", "tf."}) {
+      const std::string name = fn, q = module + name, type = name == "cumsum" ? "Cumsum" : "Cumprod";
+      put({std::string(module) == "tf." ? m.tf : m.math}, name, native_fn(in, q, [q, name, type](Interpreter& in2, CallArgs& a) {
+            Args args(in2, a, name, {"x", "axis", "exclusive", "reverse", "name"}, 1);
+            const TensorId x = arg_tensor(in2, args[0]);
+            const int64_t axis = args.has(1) ? int_arg(in2, args[1], "axis") : 0;
+            const bool exclusive = args.has(2) && in2.truthy(args[2]), reverse = args.has(3) && in2.truthy(args[3]);
+            return T(in2.engine().execute1(type, {x}, Attrs{{"axis", axis}, {"exclusive", exclusive}, {"reverse", reverse}}, q));
+          }));
+    }
+
+  // tf.roll: shift and axis are an int or a list each.
+  put({m.tf}, "roll", native_fn(in, "tf.roll", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "roll", {"input", "shift", "axis", "name"}, 3);
+        const TensorId x = arg_tensor(in2, args[0]);
+        return T(in2.engine().execute1(
+            "Roll", {x}, Attrs{{"shift", axis_arg(in2, args[1])}, {"axis", axis_arg(in2, args[2])}}, "tf.roll"));
+      }));
+
+  // tf.math.top_k's op; the prelude wraps its two outputs in TF's TopKV2 namedtuple.
+  put({m.math}, "_ts_top_k", native_fn(in, "tf.math.top_k", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "top_k", {"input", "k", "sorted", "index_type", "name"}, 1);
+        const TensorId x = arg_tensor(in2, args[0]);
+        const int64_t k = args.has(1) ? int_arg(in2, args[1], "k") : 1;
+        const bool sorted = !args.has(2) || in2.truthy(args[2]);
+        const DType index_type = args.has(3) ? tf_dtype(in2, args[3]) : DType::Int32;
+        if (index_type != DType::Int32 && index_type != DType::Int64)
+          in2.raise("TypeError", "Value passed to parameter 'index_type' has DataType " + tf_name(index_type) +
+                                     " not in list of allowed values: int16, int32, int64");
+        const std::vector<TensorId> out = in2.engine().execute(
+            "TopKV2", {x}, Attrs{{"k", k}, {"sorted", sorted}, {"index_type", index_type}}, "tf.math.top_k");
+        return in2.make_tuple({T(out[0]), T(out[1])});
+      }));
 
   put({m.tf}, "reverse", native_fn(in, "tf.reverse", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "reverse", {"tensor", "axis", "name"}, 2);
@@ -300,6 +324,8 @@ void install_math(Interpreter& in, const Modules& m) {
       {"elu", "Elu", "features", false, false, true},   {"selu", "Selu", "features", false, false, true},
       {"relu6", "Relu6", "features", false, false, true}, {"rsqrt", "Rsqrt", "x", false, true, false},
       {"softsign", "Softsign", "features", false, true, true}, {"tan", "Tan", "x", false, true, false},
+      {"erfc", "Erfc", "x", false, true, false},        {"lgamma", "Lgamma", "x", false, true, false},
+      {"digamma", "Digamma", "x", false, true, false},
   };
   for (const U& u : unaries) {
     // One native per module, so the op's label is the name the learner called.
@@ -319,6 +345,7 @@ void install_math(Interpreter& in, const Modules& m) {
     put({m.math}, b.name, binary(in, std::string("tf.math.") + b.name, b.type));
   }
   put({m.tf, m.math}, "atan2", binary(in, "tf.math.atan2", "Atan2", "y", "x"));  // atan2(y, x)
+  put({m.math}, "polygamma", binary(in, "tf.math.polygamma", "Polygamma", "a", "x"));
   // nn_ops.leaky_relu: integer features become float32 first; alpha is an attr.
   put({m.nn}, "leaky_relu", native_fn(in, "tf.nn.leaky_relu", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "leaky_relu", {"features", "alpha", "name"}, 1);
@@ -372,53 +399,8 @@ void install_math(Interpreter& in, const Modules& m) {
   });
   put({m.tf, m.math}, "add_n", add_n);
 
-  // tf.reduce_prod: the product along each reduced axis as a chain of Mul over the
-  // slices (Unpack), so its gradient is the product of the other factors, as TF's.
-  const Value reduce_prod = native_fn(in, "tf.reduce_prod", [](Interpreter& in2, CallArgs& a) {
-    Args args(in2, a, "reduce_prod", {"input_tensor", "axis", "keepdims", "name"}, 1);
-    Engine& e = in2.engine();
-    TensorId x = arg_tensor(in2, args[0]);
-    const int64_t rank = e.value(x).rank();
-    std::vector<int64_t> axes;
-    if (args.has(1)) {
-      for (int64_t ax : axis_arg(in2, args[1])) {
-        if (ax < -rank || ax >= rank)
-          in2.raise("InvalidArgumentError", "Invalid reduction dimension (" + std::to_string(ax) + " for input with " +
-                                                std::to_string(rank) + " dimension(s) [Op:Prod]");
-        axes.push_back(ax < 0 ? ax + rank : ax);
-      }
-    } else {
-      for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
-    }
-    std::sort(axes.begin(), axes.end());
-    axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
-    const bool keepdims = args.has(2) && in2.truthy(args[2]);
-    // Highest axis first, so the lower axes keep their numbers.
-    for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
-      const int64_t n = e.value(x).shape[static_cast<size_t>(*it)];
-      if (n == 0) {
-        // The empty product is 1; for a floating x it stays connected to x (exp of the
-        // empty sum), so the gradient is the empty tensor _ProdGrad gives, not None.
-        if (is_floating(e.value(x).dtype)) {
-          x = e.execute1("Exp", {e.execute1("Sum", {x}, Attrs{{"axis", std::vector<int64_t>{*it}}}, "tf.reduce_prod")}, {},
-                         "tf.reduce_prod");
-          continue;
-        }
-        Shape s = e.value(x).shape;
-        s.erase(s.begin() + *it);
-        x = e.constant(make_filled(e.value(x).dtype, s, 1.0), "tf.reduce_prod");
-        continue;
-      }
-      const std::vector<TensorId> parts = e.execute("Unpack", {x}, Attrs{{"axis", *it}, {"num", n}}, "tf.reduce_prod");
-      TensorId acc = parts[0];
-      for (size_t k = 1; k < parts.size(); ++k) acc = e.execute1("Mul", {acc, parts[k]}, {}, "tf.reduce_prod");
-      x = acc;
-    }
-    if (keepdims)
-      for (int64_t ax : axes) x = e.execute1("ExpandDims", {x}, Attrs{{"axis", ax}}, "tf.reduce_prod");
-    return args[0].kind == VKind::Tensor && x == args[0].id ? T(e.execute1("Identity", {x}, {}, "tf.reduce_prod")) : T(x);
-  });
-  put({m.tf, m.math}, "reduce_prod", reduce_prod);
+  put({m.tf, m.math}, "reduce_prod", reduction(in, "tf.reduce_prod", "Prod"));
+  put({m.math}, "reduce_euclidean_norm", reduction(in, "tf.math.reduce_euclidean_norm", "EuclideanNorm"));
 
   // tf.gather: the slices along `axis` (Unpack) picked and stacked again (Pack). Along an
   // axis given as 0 (or none), the gradient comes back as TF's IndexedSlices (see
@@ -2341,6 +2323,25 @@ void forget_custom_gradients(const ModuleState& st) {
   for (const auto& kv : st.custom_gradients) keys.owner.erase(kv.first);
 }
 
+// tf.linalg's matrix functions: det, inv, band_part.
+void install_linalg(Interpreter& in, ModuleObj& linalg) {
+  put({&linalg}, "det", native_fn(in, "tf.linalg.det", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "det", {"input", "name"}, 1);
+        return T(in2.engine().execute1("MatrixDeterminant", {arg_tensor(in2, args[0])}, {}, "tf.linalg.det"));
+      }));
+  put({&linalg}, "inv", native_fn(in, "tf.linalg.inv", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "inv", {"input", "adjoint", "name"}, 1);
+        const bool adjoint = args.has(1) && in2.truthy(args[1]);
+        return T(in2.engine().execute1("MatrixInverse", {arg_tensor(in2, args[0])}, Attrs{{"adjoint", adjoint}},
+                                       "tf.linalg.inv"));
+      }));
+  put({&linalg}, "band_part", native_fn(in, "tf.linalg.band_part", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "band_part", {"input", "num_lower", "num_upper", "name"}, 3);
+        const Attrs attrs{{"num_lower", int_arg(in2, args[1], "num_lower")}, {"num_upper", int_arg(in2, args[2], "num_upper")}};
+        return T(in2.engine().execute1("MatrixBandPart", {arg_tensor(in2, args[0])}, attrs, "tf.linalg.band_part"));
+      }));
+}
+
 void install_tf_module(Interpreter& in) {
   // The hooks and tf.random's natives hold the shared state (seeded streams, dtype objects).
   auto st = module_state(in);
@@ -2361,6 +2362,7 @@ void install_tf_module(Interpreter& in) {
   install_unconnected(in, m);
   install_misc(in, m);
   install_control_flow_ops(in, *tf);
+  install_linalg(in, *linalg);
   if (const Value* mm = tf->attrs.find("matmul")) linalg->attrs.set("matmul", *mm);
   if (const Value* ey = tf->attrs.find("eye")) linalg->attrs.set("eye", *ey);
   if (const Value* es = tf->attrs.find("einsum")) linalg->attrs.set("einsum", *es);

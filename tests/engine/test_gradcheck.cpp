@@ -143,6 +143,42 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
              {"axes 0,2 of rank 3", {any({2, 3, 4})}, Attrs{{"axis", Ints{0, 2}}}},
              {"scalar", {any({})}, {}}};
   }
+  t["Prod"] = {{"all axes", {any({2, 3})}, {}},
+               {"axis 0", {any({2, 3})}, Attrs{{"axis", Ints{0}}}},
+               {"axis -1 keepdims", {any({2, 3})}, Attrs{{"axis", Ints{-1}}, {"keepdims", true}}},
+               {"axes 0,2 of rank 3", {any({2, 3, 4})}, Attrs{{"axis", Ints{0, 2}}}},
+               {"a zero in x (the other factors still count)", {InputSpec{{2, 2}, Domain::Any, true, {0.0, 1.5, -0.7, 2.0}}}, {}},
+               {"scalar", {any({})}, {}}};
+  t["EuclideanNorm"] = {{"all axes", {nonzero({2, 3})}, {}},
+                        {"axis 1 keepdims", {nonzero({2, 3})}, Attrs{{"axis", Ints{1}}, {"keepdims", true}}},
+                        {"axis 0", {nonzero({3, 2})}, Attrs{{"axis", Ints{0}}}}};
+  t["Cumprod"] = {{"axis 1", {nonzero({2, 3})}, Attrs{{"axis", int64_t{1}}}},
+                  {"axis 0 exclusive reverse", {nonzero({3, 2})},
+                   Attrs{{"axis", int64_t{0}}, {"exclusive", true}, {"reverse", true}}}};
+  t["Erfc"] = unary_cases(any);
+  for (const char* op : {"Lgamma", "Digamma"}) t[op] = unary_cases(pos);
+  t["Polygamma"] = {{"n = 0, 1, 2", {fixed({3}, {0, 1, 2}), pos({3})}, {}},
+                    {"n = 1 broadcast", {fixed({}, {1}), pos({2, 3})}, {}}};
+  {
+    // Well-conditioned matrices (random ones can be nearly singular).
+    const InputSpec m3{{3, 3}, Domain::Any, true, {2, 0.5, 0.1, 0.3, 1.5, -0.2, 0.1, -0.4, 1.8}};
+    const InputSpec batch{{2, 2, 2}, Domain::Any, true, {1.5, 0.2, -0.3, 1.1, -2, 0.4, 0.6, 1.3}};
+    t["MatrixDeterminant"] = {{"3x3", {m3}, {}}, {"batch of 2x2", {batch}, {}}};
+    t["MatrixInverse"] = {{"3x3", {m3}, {}},
+                          {"batch of 2x2", {batch}, {}},
+                          {"adjoint", {m3}, Attrs{{"adjoint", true}}}};
+  }
+  t["MatrixBandPart"] = {{"lower 1, upper 0", {any({3, 4})}, Attrs{{"num_lower", int64_t{1}}, {"num_upper", int64_t{0}}}},
+                         {"batch, upper triangle", {any({2, 3, 3})}, Attrs{{"num_lower", int64_t{0}}, {"num_upper", int64_t{-1}}}}};
+  {
+    Case values{"k = 2 of 5", {any({5})}, Attrs{{"k", int64_t{2}}}};
+    values.cotangent_outputs = 1;  // the indices are integers
+    Case rows{"k = 3 of each row", {any({2, 4})}, Attrs{{"k", int64_t{3}}}};
+    rows.cotangent_outputs = 1;
+    t["TopKV2"] = {values, rows};
+  }
+  t["Roll"] = {{"shift 1 on axis 0", {any({3, 2})}, Attrs{{"shift", Ints{1}}, {"axis", Ints{0}}}},
+               {"shifts on both axes, one repeated", {any({2, 3})}, Attrs{{"shift", Ints{1, -2, 4}}, {"axis", Ints{0, 1, 1}}}}};
   t["Softmax"] = {{"[2,5]", {any({2, 5})}, {}}, {"[4]", {any({4})}, {}}};
   t["LogSoftmax"] = t["Softmax"];
   {
@@ -644,6 +680,14 @@ TEST_CASE("second-order gradients match finite differences of the first", "[grad
       {"Log1p", {pos({3})}, {}},
       {"Atan2", {nonzero({3}), nonzero({3})}, {}},
       {"Einsum", {any({2, 3, 2})}, Attrs{{"equation", std::string("ijk->ki")}}},
+      {"Prod", {nonzero({2, 3})}, Attrs{{"axis", Ints{1}}}},
+      {"Cumprod", {nonzero({2, 3})}, Attrs{{"axis", int64_t{1}}}},
+      {"EuclideanNorm", {nonzero({2, 3})}, {}},
+      {"Erfc", {any({3})}, {}},
+      {"Lgamma", {pos({3})}, {}},
+      {"Digamma", {pos({3})}, {}},
+      {"MatrixInverse", {InputSpec{{2, 2}, Domain::Any, true, {1.5, 0.2, -0.3, 1.1}}}, {}},
+      {"MatrixDeterminant", {InputSpec{{2, 2}, Domain::Any, true, {1.5, 0.2, -0.3, 1.1}}}, {}},
   };
   std::mt19937_64 rng(7);
   std::normal_distribution<double> nd(0, 1);

@@ -1,0 +1,121 @@
+// TF's math, sort and matrix functions as a script calls them: values, the ops they run
+// (the op types TF records), gradients through them, and TF's errors.
+#include "script_test_util.h"
+
+TEST_CASE("tf.reduce_prod is one Prod op; its gradient is TF's, zeros included", "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+with tf.GradientTape() as tape:
+    y = tf.reduce_prod(x, axis=1, keepdims=True)
+print(y.numpy().tolist())
+print(tape.gradient(y, x).numpy().tolist())
+z = tf.Variable([0.0, 2.0, 3.0])
+with tf.GradientTape() as t2:
+    with tf.GradientTape() as t1:
+        p = tf.math.reduce_prod(z)
+    g = t1.gradient(p, z)
+    s = tf.reduce_sum(g)
+print(g.numpy().tolist())
+print(t2.gradient(s, z).numpy().tolist())
+)") == Lines{"[[2.0], [12.0]]", "[[2.0, 1.0], [4.0, 3.0]]", "[6.0, 0.0, 0.0]",
+              // TF's _CumprodGrad divides by x ("fails when x contains 0", its TODO says).
+              "[nan, 3.0, 2.0]"});
+  ts::RunResult r = ts::run_script("import tensorflow as tf\ny = tf.reduce_prod(tf.constant([2.0, 3.0]))\n", "t.py");
+  REQUIRE_FALSE(r.error);
+  int prods = 0;
+  for (size_t i = 0; i < r.log().ops.size(); ++i) prods += r.log().ops[i].type == "Prod";
+  CHECK(prods == 1);
+}
+
+TEST_CASE("tf.math.top_k, tf.sort and tf.argsort", "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.Variable([1.0, 4.0, 2.0, 3.0])
+with tf.GradientTape() as tape:
+    top = tf.math.top_k(x, k=2)
+    loss = tf.reduce_sum(top.values * [1.0, 2.0])
+print(top)
+values, indices = top
+print(indices.numpy().tolist(), tape.gradient(loss, x).numpy().tolist())
+print(tf.sort(x).numpy().tolist(), tf.sort(x, direction='DESCENDING').numpy().tolist())
+print(tf.argsort(x).numpy().tolist(), tf.sort([[3, 1], [0, 2]], axis=0).numpy().tolist())
+)") == Lines{"TopKV2(values=<tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 3.], dtype=float32)>, "
+               "indices=<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 3], dtype=int32)>)",
+               "[1, 3] [0.0, 1.0, 0.0, 2.0]", "[1.0, 2.0, 3.0, 4.0] [4.0, 3.0, 2.0, 1.0]", "[0, 2, 3, 1] [[0, 1], [3, 2]]"});
+  CHECK(error_of("import tensorflow as tf\ntf.math.top_k([1.0, 2.0], 3)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__TopKV2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "input must have at least k columns. Had 2, needed 3 [Op:TopKV2] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.sort([1.0], direction='UP')\n") ==
+        "ValueError: Argument `direction` should be one of ASCENDING, DESCENDING. Received: direction=UP");
+}
+
+TEST_CASE("tf.math.cumprod, tf.roll, tf.repeat", "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+with tf.GradientTape(persistent=True) as tape:
+    c = tf.math.cumprod(x, axis=1)
+    r = tf.roll(x, shift=[1, -1], axis=[0, 1])
+    p = tf.repeat(x, [1, 2], axis=1)
+    rw = r * [[1.0, 2.0], [3.0, 4.0]]
+print(c.numpy().tolist(), tape.gradient(c, x).numpy().tolist())
+print(r.numpy().tolist(), tape.gradient(rw, x).numpy().tolist())
+print(p.numpy().tolist(), tape.gradient(p, x).numpy().tolist())
+print(tf.repeat(3, repeats=4).numpy().tolist(), tf.repeat([[1, 2], [3, 4]], 2).numpy().tolist())
+)") == Lines{"[[1.0, 2.0], [3.0, 12.0]] [[3.0, 1.0], [5.0, 3.0]]",
+               "[[4.0, 3.0], [2.0, 1.0]] [[4.0, 3.0], [2.0, 1.0]]",
+               "[[1.0, 2.0, 2.0], [3.0, 4.0, 4.0]] [[1.0, 2.0], [1.0, 2.0]]",
+               "[3, 3, 3, 3] [1, 1, 2, 2, 3, 3, 4, 4]"});
+  CHECK(error_of("import tensorflow as tf\ntf.roll([1.0, 2.0], [1, 2], [0])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Roll_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "shift and axis must have the same size [Op:Roll] name: ");
+}
+
+TEST_CASE("tf.linalg.det, inv and band_part with their gradients", "[math-library][linalg]") {
+  CHECK(out(R"(import tensorflow as tf
+a = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+with tf.GradientTape(persistent=True) as tape:
+    d = tf.linalg.det(a)
+    i = tf.linalg.inv(a)
+    b = tf.linalg.band_part(a, 0, -1)
+print(d.numpy(), tape.gradient(d, a).numpy().tolist())
+print(i.numpy().tolist(), tape.gradient(i, a).numpy().tolist())
+print(b.numpy().tolist(), tape.gradient(b, a).numpy().tolist())
+)") == Lines{"-2.0 [[4.0, -3.0], [-2.0, 1.0]]", "[[-2.0, 1.0], [1.5, -0.5]] [[-0.5, 0.5], [0.5, -0.5]]",
+               "[[1.0, 2.0], [0.0, 4.0]] [[1.0, 1.0], [0.0, 1.0]]"});
+  CHECK(error_of("import tensorflow as tf\ntf.linalg.inv([[1.0, 2.0], [2.0, 4.0]])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__MatrixInverse_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Input is not invertible. [Op:MatrixInverse] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.linalg.det([[1.0, 2.0, 3.0]])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__MatrixDeterminant_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Input matrix must be square. [Op:MatrixDeterminant] name: ");
+}
+
+TEST_CASE("special functions, norms and small composites", "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.Variable([1.0, 2.0])
+with tf.GradientTape(persistent=True) as tape:
+    lg = tf.math.lgamma(x)
+    n = tf.math.reduce_euclidean_norm([[3.0, 4.0]] * x[0])
+    l2 = tf.math.l2_normalize(x)
+    pv = tf.math.polyval([1.0, 2.0, 3.0], x)
+print(lg.numpy().tolist(), tape.gradient(lg, x).numpy().tolist())
+print(n.numpy(), tape.gradient(n, x).numpy().tolist())
+print(l2.numpy().tolist(), pv.numpy().tolist(), tape.gradient(pv, x).numpy().tolist())
+print(tf.math.erfc(0.0).numpy(), tf.math.digamma(1.0).numpy(), tf.math.polygamma(1.0, 1.0).numpy())
+print(tf.math.count_nonzero([[0, 1], [2, 0]]).numpy(), tf.math.count_nonzero([[0.0, 1.0], [2.0, 0.0]], axis=1).numpy())
+print(tf.math.reciprocal_no_nan([0.0, 4.0]).numpy().tolist(), tf.math.accumulate_n([x, x]).numpy().tolist())
+)") == Lines{"[0.0, 0.0] [-0.5772156715393066, 0.42278432846069336]", "5.0 [5.0, 0.0]",
+               "[0.4472135901451111, 0.8944271802902222] [6.0, 11.0] [4.0, 6.0]", "1.0 -0.5772157 1.644934",
+               "2 [1 1]", "[0.0, 0.25] [2.0, 4.0]"});
+}
+
+TEST_CASE("tf.nn.dropout keeps values scaled by 1/(1 - rate), and checks rate and dtype", "[math-library]") {
+  const Lines lines = out(R"(import tensorflow as tf
+y = tf.nn.dropout(tf.ones([200]), 0.5, seed=3).numpy().tolist()
+print(y.count(0.0) + y.count(2.0), 40 < y.count(0.0) < 160)
+)");
+  CHECK(lines == Lines{"200 True"});
+  CHECK(error_of("import tensorflow as tf\ntf.nn.dropout(tf.ones([2]), 1.0)\n") ==
+        "ValueError: `rate` must be a scalar tensor or a float in the range [0, 1). Received: rate=1.0");
+  CHECK(error_of("import tensorflow as tf\ntf.nn.dropout(tf.constant([1, 2]), 0.5)\n") ==
+        "ValueError: `x.dtype` must be a floating point tensor as `x` will be scaled. Received: x_dtype=<dtype: 'int32'>");
+}
