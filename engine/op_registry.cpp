@@ -74,6 +74,8 @@ void register_all_ops() {
   register_special_ops();
   register_sort_ops();
   register_manip_ops();
+  register_conv_ops();
+  register_pooling_ops();
 }
 
 // --- GradContext ---

@@ -135,5 +135,7 @@ void register_matrix_ops();     // MatrixDeterminant, MatrixInverse, MatrixBandP
 void register_special_ops();    // Erfc, Lgamma, Digamma, Polygamma
 void register_sort_ops();       // TopKV2
 void register_manip_ops();      // Roll
+void register_conv_ops();       // Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter
+void register_pooling_ops();    // MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad
 
 }  // namespace ts

@@ -609,6 +609,9 @@ class Layer:
     def _ts_check_input_spec(self, x):
         # keras/src/layers/input_spec.py's messages
         shape = _ts_shape_tuple(x)
+        ndim = getattr(self, '_ts_ndim', None)
+        if ndim is not None and len(shape) != ndim:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim={ndim}, found ndim={len(shape)}. Full shape received: {shape}')
         min_ndim = getattr(self, '_ts_min_ndim', None)
         if min_ndim is not None and len(shape) < min_ndim:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim={min_ndim}, found ndim={len(shape)}. Full shape received: {shape}')
@@ -816,6 +819,146 @@ class Flatten(Layer):
         return tf.reshape(inputs, (shape[0], self.compute_output_shape(shape)[1]))
 
 
+def _ts_pair(value, name):
+    # keras.src.utils.argument_validation.standardize_tuple for n = 2
+    if isinstance(value, int):
+        return (value, value)
+    value = tuple(value)
+    if len(value) != 2:
+        raise ValueError(f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}")
+    return value
+
+
+def _ts_channels_last(data_format):
+    if data_format not in (None, 'channels_last'):
+        raise ValueError(f"data_format={data_format!r} is not supported in tape scripts (only 'channels_last')")
+
+
+class Conv2D(Layer):
+    # Keras 3.7's BaseConv for rank 2, channels_last: ops.conv (TF's Conv2D op), then the
+    # bias reshaped to (1, 1, 1, filters) and added, then the activation.
+    __module__ = 'keras.src.layers.convolutional.conv2d'
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding='valid', data_format=None, dilation_rate=(1, 1),
+                 groups=1, activation=None, use_bias=True, kernel_initializer='glorot_uniform', bias_initializer='zeros',
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                 bias_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        _ts_channels_last(data_format)
+        if groups != 1:
+            raise ValueError("Conv2D with groups != 1 is not supported in tape scripts")
+        self.filters = filters
+        self.kernel_size = _ts_pair(kernel_size, 'kernel_size')
+        self.strides = _ts_pair(strides, 'strides')
+        self.dilation_rate = _ts_pair(dilation_rate, 'dilation_rate')
+        padding = padding.lower()
+        if padding not in ('valid', 'same'):
+            raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
+        self.padding = padding
+        self.activation = _activation(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = _ts_initializer_get(kernel_initializer)
+        self.bias_initializer = _ts_initializer_get(bias_initializer)
+        self._ts_min_ndim = 4
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        self.kernel = self.add_weight(shape=self.kernel_size + (channels, self.filters),
+                                      initializer=self.kernel_initializer, name='kernel')
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.filters,), initializer=self.bias_initializer, name='bias')
+        else:
+            self.bias = None
+        self._ts_axes = {-1: channels}
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        dims = []
+        for i in range(2):
+            n = input_shape[1 + i]
+            k = (self.kernel_size[i] - 1) * self.dilation_rate[i] + 1
+            if n is None:
+                dims.append(None)
+            elif self.padding == 'same':
+                dims.append((n + self.strides[i] - 1) // self.strides[i])
+            else:
+                dims.append((n - k) // self.strides[i] + 1)
+        return (input_shape[0], dims[0], dims[1], self.filters)
+
+    def call(self, inputs):
+        outputs = tf.nn.convolution(inputs, self.kernel, strides=self.strides, padding=self.padding.upper(),
+                                    dilations=self.dilation_rate)
+        if self.use_bias:
+            outputs = tf.add(outputs, tf.reshape(self.bias, (1, 1, 1, self.filters)))
+        if self.activation is not None:
+            outputs = self.activation(outputs)
+        return outputs
+
+
+class _ts_Pooling2D(Layer):
+    def __init__(self, pool_size=(2, 2), strides=None, padding='valid', data_format=None, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        _ts_channels_last(data_format)
+        self.pool_size = _ts_pair(pool_size, 'pool_size')
+        self.strides = self.pool_size if strides is None else _ts_pair(strides, 'strides')
+        padding = padding.lower()
+        if padding not in ('valid', 'same'):
+            raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
+        self.padding = padding
+        self._ts_ndim = 4
+
+    def compute_output_shape(self, input_shape):
+        dims = []
+        for i in range(2):
+            n = input_shape[1 + i]
+            if n is None:
+                dims.append(None)
+            elif self.padding == 'same':
+                dims.append((n - 1) // self.strides[i] + 1)
+            else:
+                dims.append((n - self.pool_size[i]) // self.strides[i] + 1)
+        return (input_shape[0], dims[0], dims[1], input_shape[3])
+
+
+class MaxPooling2D(_ts_Pooling2D):
+    __module__ = 'keras.src.layers.pooling.max_pooling2d'
+
+    def call(self, inputs):
+        return tf.nn.max_pool(inputs, self.pool_size, self.strides, self.padding.upper())
+
+
+class AveragePooling2D(_ts_Pooling2D):
+    __module__ = 'keras.src.layers.pooling.average_pooling2d'
+
+    def call(self, inputs):
+        return tf.nn.avg_pool(inputs, self.pool_size, self.strides, self.padding.upper())
+
+
+class GlobalAveragePooling2D(Layer):
+    __module__ = 'keras.src.layers.pooling.global_average_pooling2d'
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        _ts_channels_last(data_format)
+        self.keepdims = keepdims
+        self._ts_ndim = 4
+
+    def compute_output_shape(self, input_shape):
+        if self.keepdims:
+            return (input_shape[0], 1, 1, input_shape[3])
+        return (input_shape[0], input_shape[3])
+
+    def call(self, inputs):
+        return tf.reduce_mean(inputs, axis=[1, 2], keepdims=self.keepdims)
+
+
+class GlobalMaxPooling2D(GlobalAveragePooling2D):
+    __module__ = 'keras.src.layers.pooling.global_max_pooling2d'
+
+    def call(self, inputs):
+        return tf.reduce_max(inputs, axis=[1, 2], keepdims=self.keepdims)
+
+
 class Dropout(Layer):
     __module__ = 'keras.src.layers.regularization.dropout'
 
@@ -865,6 +1008,16 @@ class ReLU(Layer):
 layers.Layer = Layer
 layers.Dense = Dense
 layers.Flatten = Flatten
+layers.Conv2D = Conv2D
+layers.Convolution2D = Conv2D
+layers.MaxPooling2D = MaxPooling2D
+layers.MaxPool2D = MaxPooling2D
+layers.AveragePooling2D = AveragePooling2D
+layers.AvgPool2D = AveragePooling2D
+layers.GlobalAveragePooling2D = GlobalAveragePooling2D
+layers.GlobalAvgPool2D = GlobalAveragePooling2D
+layers.GlobalMaxPooling2D = GlobalMaxPooling2D
+layers.GlobalMaxPool2D = GlobalMaxPooling2D
 layers.Dropout = Dropout
 layers.Activation = Activation
 layers.ReLU = ReLU

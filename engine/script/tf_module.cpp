@@ -2323,6 +2323,71 @@ void forget_custom_gradients(const ModuleState& st) {
   for (const auto& kv : st.custom_gradients) keys.owner.erase(kv.first);
 }
 
+// nn_ops._get_sequence: an int or a list of 1, 2 or 4 ints as the 4 NHWC entries.
+std::vector<int64_t> nhwc_sequence(Interpreter& in, const Value& v, const std::string& name) {
+  std::vector<int64_t> s;
+  if (v.kind == VKind::None) return {1, 1, 1, 1};
+  if (v.kind == VKind::Int) s = {v.i};
+  else
+    for (const Value& d : in.iterate(v)) s.push_back(int_arg(in, d, name));
+  if (s.size() == 1) return {1, s[0], s[0], 1};
+  if (s.size() == 2) return {1, s[0], s[1], 1};
+  if (s.size() == 4) return s;
+  in.raise("ValueError", name + " should be of length 1, 2 or 4. Received: " + name + "=" + in.repr(v) + " of length " +
+                             std::to_string(s.size()));
+}
+
+// A padding string ("SAME"/"VALID", any case) for NHWC data.
+std::string nhwc_padding(Interpreter& in, const Value& padding, const Value& data_format) {
+  if (data_format.kind != VKind::None && in.str(data_format) != "NHWC")
+    in.raise("ValueError", "data_format " + in.repr(data_format) + " is not supported in tape scripts (only \"NHWC\")");
+  if (padding.kind != VKind::Str)
+    in.raise("ValueError", "explicit padding lists are not supported in tape scripts (use \"SAME\" or \"VALID\")");
+  std::string upper;
+  for (char ch : in.str(padding)) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return upper;
+}
+
+// tf.nn.conv2d and the 2-D poolings (NHWC).
+void install_conv(Interpreter& in, const Modules& m) {
+  put({m.nn}, "conv2d", native_fn(in, "tf.nn.conv2d", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "conv2d", {"input", "filters", "strides", "padding", "data_format", "dilations", "name"}, 4);
+        const std::vector<TensorId> xw = convert_together(in2, {&args[0], &args[1]});
+        Attrs attrs{{"strides", nhwc_sequence(in2, args[2], "strides")},
+                    {"padding", nhwc_padding(in2, args[3], args.get(4, Value::none()))},
+                    {"dilations", nhwc_sequence(in2, args.get(5, Value::none()), "dilations")}};
+        return T(in2.engine().execute1("Conv2D", {xw[0], xw[1]}, attrs, "tf.nn.conv2d"));
+      }));
+  // nn_ops.convolution_v2 for 2-D inputs (a dilated one runs Conv2D with its dilations;
+  // TF goes through SpaceToBatchND there, to the same values).
+  put({m.nn}, "convolution", native_fn(in, "tf.nn.convolution", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "convolution", {"input", "filters", "strides", "padding", "data_format", "dilations", "name"}, 2);
+        const std::vector<TensorId> xw = convert_together(in2, {&args[0], &args[1]});
+        if (in2.engine().value(xw[0]).rank() != 4)
+          in2.raise("ValueError", "tf.nn.convolution of a rank-" + std::to_string(in2.engine().value(xw[0]).rank()) +
+                                      " input is not supported in tape scripts (only 2-D convolutions, NHWC)");
+        Attrs attrs{{"strides", nhwc_sequence(in2, args.get(2, Value::none()), "strides")},
+                    {"padding", args.has(3) ? nhwc_padding(in2, args[3], args.get(4, Value::none())) : std::string("VALID")},
+                    {"dilations", nhwc_sequence(in2, args.get(5, Value::none()), "dilations")}};
+        return T(in2.engine().execute1("Conv2D", {xw[0], xw[1]}, attrs, "tf.nn.convolution"));
+      }));
+  for (const auto& [name, type] : {std::pair{"max_pool2d", "MaxPool"}, std::pair{"avg_pool2d", "AvgPool"},
+                                   std::pair{"max_pool", "MaxPool"}, std::pair{"avg_pool", "AvgPool"}}) {
+    const std::string qual = std::string("tf.nn.") + name, op = type, fname = name;
+    put({m.nn}, name, native_fn(in, qual, [qual, op, fname](Interpreter& in2, CallArgs& a) {
+          Args args(in2, a, fname, {"input", "ksize", "strides", "padding", "data_format", "name"}, 4);
+          const TensorId x = arg_tensor(in2, args[0]);
+          if ((fname == "max_pool" || fname == "avg_pool") && in2.engine().value(x).rank() != 4)
+            in2.raise("ValueError", "tf.nn." + fname + " of a rank-" + std::to_string(in2.engine().value(x).rank()) +
+                                        " input is not supported in tape scripts (only 2-D pooling, NHWC)");
+          Attrs attrs{{"ksize", nhwc_sequence(in2, args[1], "ksize")},
+                      {"strides", nhwc_sequence(in2, args[2], "strides")},
+                      {"padding", nhwc_padding(in2, args[3], args.get(4, Value::none()))}};
+          return T(in2.engine().execute1(op, {x}, attrs, qual));
+        }));
+  }
+}
+
 // tf.linalg's matrix functions: det, inv, band_part.
 void install_linalg(Interpreter& in, ModuleObj& linalg) {
   put({&linalg}, "det", native_fn(in, "tf.linalg.det", [](Interpreter& in2, CallArgs& a) {
@@ -2361,6 +2426,7 @@ void install_tf_module(Interpreter& in) {
   install_random(in, m, st);
   install_unconnected(in, m);
   install_misc(in, m);
+  install_conv(in, m);
   install_control_flow_ops(in, *tf);
   install_linalg(in, *linalg);
   if (const Value* mm = tf->attrs.find("matmul")) linalg->attrs.set("matmul", *mm);

@@ -177,6 +177,32 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
     rows.cotangent_outputs = 1;
     t["TopKV2"] = {values, rows};
   }
+  {
+    const Attrs same{{"strides", Ints{1, 1, 1, 1}}, {"padding", std::string("SAME")}};
+    const Attrs valid_s2{{"strides", Ints{1, 2, 2, 1}}, {"padding", std::string("VALID")}};
+    const Attrs dilated{{"strides", Ints{1, 1, 1, 1}}, {"dilations", Ints{1, 2, 2, 1}}, {"padding", std::string("SAME")}};
+    t["Conv2D"] = {{"3x3 SAME", {any({2, 4, 4, 2}), any({3, 3, 2, 3})}, same},
+                   {"2x2 VALID stride 2", {any({1, 5, 5, 1}), any({2, 2, 1, 2})}, valid_s2},
+                   {"dilated", {any({1, 5, 4, 1}), any({2, 2, 1, 1})}, dilated}};
+    Attrs in_sizes = same, f_sizes = same;
+    in_sizes.set("input_sizes", Ints{2, 4, 4, 2});
+    f_sizes.set("filter_sizes", Ints{3, 3, 2, 3});
+    t["Conv2DBackpropInput"] = {{"3x3 SAME", {any({3, 3, 2, 3}), any({2, 4, 4, 3})}, in_sizes}};
+    t["Conv2DBackpropFilter"] = {{"3x3 SAME", {any({2, 4, 4, 2}), any({2, 4, 4, 3})}, f_sizes}};
+    const Attrs pool2{{"ksize", Ints{1, 2, 2, 1}}, {"strides", Ints{1, 2, 2, 1}}, {"padding", std::string("VALID")}};
+    const Attrs pool3s{{"ksize", Ints{1, 3, 3, 1}}, {"strides", Ints{1, 2, 2, 1}}, {"padding", std::string("SAME")}};
+    t["MaxPool"] = {{"2x2 VALID", {any({1, 4, 4, 2})}, pool2}, {"3x3 SAME stride 2", {any({2, 5, 5, 1})}, pool3s}};
+    t["AvgPool"] = {{"2x2 VALID", {any({1, 4, 4, 2})}, pool2}, {"3x3 SAME stride 2", {any({2, 5, 5, 1})}, pool3s}};
+    // The gradient ops as functions of their gradient input (the pooled input only picks
+    // the maxima: a constant here).
+    const InputSpec orig{{1, 4, 4, 2}, Domain::Any, false, {}};
+    const InputSpec pooled{{1, 2, 2, 2}, Domain::Any, false, {}};
+    t["MaxPoolGrad"] = {{"2x2 VALID", {orig, pooled, any({1, 2, 2, 2})}, pool2}};
+    t["MaxPoolGradGrad"] = {{"2x2 VALID", {orig, pooled, any({1, 4, 4, 2})}, pool2}};
+    Attrs avg_grad = pool3s;
+    avg_grad.set("orig_input_shape", Ints{2, 5, 5, 1});
+    t["AvgPoolGrad"] = {{"3x3 SAME stride 2", {any({2, 3, 3, 1})}, avg_grad}};
+  }
   t["Roll"] = {{"shift 1 on axis 0", {any({3, 2})}, Attrs{{"shift", Ints{1}}, {"axis", Ints{0}}}},
                {"shifts on both axes, one repeated", {any({2, 3})}, Attrs{{"shift", Ints{1, -2, 4}}, {"axis", Ints{0, 1, 1}}}}};
   t["Softmax"] = {{"[2,5]", {any({2, 5})}, {}}, {"[4]", {any({4})}, {}}};
@@ -688,6 +714,12 @@ TEST_CASE("second-order gradients match finite differences of the first", "[grad
       {"Digamma", {pos({3})}, {}},
       {"MatrixInverse", {InputSpec{{2, 2}, Domain::Any, true, {1.5, 0.2, -0.3, 1.1}}}, {}},
       {"MatrixDeterminant", {InputSpec{{2, 2}, Domain::Any, true, {1.5, 0.2, -0.3, 1.1}}}, {}},
+      {"Conv2D", {any({1, 3, 3, 2}), any({2, 2, 2, 2})},
+       Attrs{{"strides", Ints{1, 1, 1, 1}}, {"padding", std::string("SAME")}}},
+      {"AvgPool", {any({1, 4, 4, 1})},
+       Attrs{{"ksize", Ints{1, 2, 2, 1}}, {"strides", Ints{1, 2, 2, 1}}, {"padding", std::string("VALID")}}},
+      {"MaxPool", {any({1, 4, 4, 1})},
+       Attrs{{"ksize", Ints{1, 2, 2, 1}}, {"strides", Ints{1, 2, 2, 1}}, {"padding", std::string("VALID")}}},
   };
   std::mt19937_64 rng(7);
   std::normal_distribution<double> nd(0, 1);
