@@ -196,15 +196,20 @@ TensorValue softmax(std::string_view op, bool log, const Inputs& in) {
 Outputs softmax_xent(const Inputs& in) {
   constexpr std::string_view op = "SoftmaxCrossEntropyWithLogits";
   expect_arity(op, in, 2);
-  const TensorValue& x = *in[0];
-  const TensorValue& labels = *in[1];
-  expect_type(op, x.dtype, TypeSet::Float, "features:T, labels:T -> loss:T, backprop:T");
+  expect_type(op, in[0]->dtype, TypeSet::Float, "features:T, labels:T -> loss:T, backprop:T");
   expect_same_dtype(op, in);
-  if (x.rank() != 2 || labels.rank() != 2)
+  if (in[0]->rank() != 2 || in[1]->rank() != 2)
     invalid_argument(op, "logits and labels must be either 2-dimensional, or broadcasted to be 2-dimensional");
-  if (x.shape != labels.shape)
-    invalid_argument(op, "logits and labels must be broadcastable: logits_size=" + shape_list_str(x.shape) +
-                             " labels_size=" + shape_list_str(labels.shape));
+  // The kernel broadcasts the two (BCast): labels [1, n] or [rows, 1] are fine.
+  Shape both;
+  try {
+    both = broadcast_shapes(in[0]->shape, in[1]->shape);
+  } catch (const TfError&) {
+    invalid_argument(op, "logits and labels must be broadcastable: logits_size=" + shape_list_str(in[0]->shape) +
+                             " labels_size=" + shape_list_str(in[1]->shape));
+  }
+  const TensorValue x = broadcast_to(*in[0], both);
+  const TensorValue labels = broadcast_to(*in[1], both);
   const int64_t rows = x.shape[0], depth = x.shape[1];
   // Then xent_op.h's loss terms labels·(log(sum) - shifted) and their class sums, and
   // backprop = exps / sum - labels, each step rounded.
@@ -415,8 +420,10 @@ void register_reduction_ops() {
              const TensorId proj = c.op("Sum", {c.op("Mul", {gg, sm})}, last_axis_keepdims());
              d_logits = c.op("Add", {d_logits, c.op("Mul", {c.op("Sub", {gg, proj}), sm})});
            }
-           return {d_logits,
-                   if_needed(c, 1, [&] { return c.op("Mul", {g_loss, c.op("Neg", {c.op("LogSoftmax", {logits})})}); })};
+           // (Summed back where the kernel broadcast an input.)
+           return {unbroadcast(c, d_logits, logits), if_needed(c, 1, [&] {
+                     return unbroadcast(c, c.op("Mul", {g_loss, c.op("Neg", {c.op("LogSoftmax", {logits})})}), c.input(1));
+                   })};
          },
          "d loss/d logits = g·(softmax(logits) - labels), d loss/d labels = -g·log softmax(logits) "
          "(TF's kept backprop: labels are taken to sum to 1)");

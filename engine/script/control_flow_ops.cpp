@@ -338,7 +338,6 @@ Value while_eager(Interpreter& in, const Value& cond, const Value& body, Value l
   const bool counted = maximum_iterations.has_value();
   int64_t counter = 0;
   if (counted) loop_vars = in.make_tuple({Value::integer(0), loop_vars});
-  const bool tuple_vars = as_tuple(loop_vars) != nullptr;
   auto listed = [&](const Value& v) { return in.make_list(in.iterate(v)); };
   const Value structure = map_nest(in, listed(loop_vars), [&in](const Value& x) { return type_spec_from_value(in, x); });
   const Value logical_and = in.getattr(Value::object(in.module("tf")), "logical_and");
@@ -364,8 +363,8 @@ Value while_eager(Interpreter& in, const Value& cond, const Value& body, Value l
         loop_vars = unpack_call(in, body, loop_vars);
       }
     }
-    if (!is_sequence(loop_vars))
-      loop_vars = tuple_vars ? in.make_tuple({loop_vars}) : in.make_list({loop_vars});
+    // tf.while_loop passes return_same_structure=True: a body that returns a bare tensor
+    // is not packed into a list; list() of it iterates it (a scalar raises).
     assert_same_structure(in, structure, listed(loop_vars), true);
   }
   loop_vars = map_nest(in, loop_vars, [&in](const Value& x) -> Value {

@@ -2031,11 +2031,14 @@ Value custom_gradient_call(Interpreter& in, const Value& f, const std::string& f
              "enabled.");
   const size_t ops_before = e.log().ops.size();
   const Value out = in.call(f, a.args, a.kwargs);
-  std::vector<Value> pair = is_sequence(out) ? seq_items(out) : std::vector<Value>{};
-  if (pair.size() != 2)
-    in.raise(is_sequence(out) ? "ValueError" : "TypeError",
-             is_sequence(out) ? "not enough values to unpack (expected 2, got " + std::to_string(pair.size()) + ")"
-                              : "cannot unpack non-iterable " + in.type_name(out) + " object");
+  // `result, grad_fn = f(*args)`: Python's unpacking, so a returned tensor is iterated
+  // (a scalar raises "Cannot iterate over a scalar tensor.").
+  if (!is_sequence(out) && !is_tensorish(out))
+    in.raise("TypeError", "cannot unpack non-iterable " + in.type_name(out) + " object");
+  const std::vector<Value> pair = in.iterate(out);
+  if (pair.size() > 2) in.raise("ValueError", "too many values to unpack (expected 2)");
+  if (pair.size() < 2)
+    in.raise("ValueError", "not enough values to unpack (expected 2, got " + std::to_string(pair.size()) + ")");
   const Value result = pair[0], grad_fn = pair[1];
   // Inputs: the flat positional arguments (Python numbers too, as constants), then the
   // trainable variables the function read (VariableWatcher hears only those) that are

@@ -119,3 +119,19 @@ print(y.count(0.0) + y.count(2.0), 40 < y.count(0.0) < 160)
   CHECK(error_of("import tensorflow as tf\ntf.nn.dropout(tf.constant([1, 2]), 0.5)\n") ==
         "ValueError: `x.dtype` must be a floating point tensor as `x` will be scaled. Received: x_dtype=<dtype: 'int32'>");
 }
+
+TEST_CASE("softmax_cross_entropy_with_logits broadcasts labels against logits, as the kernel's BCast", "[math-library]") {
+  // xent_op_test_base's testLabelsBroadcast: labels [1, n] for every row, or [rows, 1].
+  CHECK(out(R"(import tensorflow as tf
+labels = tf.constant([[0., 0., 0., 1.]])
+logits = tf.constant([[1., 1., 1., 1.], [1., 2., 3., 4.]])
+with tf.GradientTape() as tape:
+    tape.watch(logits)
+    loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+print(loss.numpy().tolist())
+print(tape.gradient(loss, logits)[0].numpy().tolist())
+print(tf.nn.softmax_cross_entropy_with_logits(labels=[[0.], [2.]], logits=logits).numpy().tolist())
+)") == Lines{"[1.3862943649291992, 0.4401896893978119]", "[0.25, 0.25, 0.25, -0.75]", "[0.0, 15.521517753601074]"});
+  CHECK(error_of("import tensorflow as tf\ntf.nn.softmax_cross_entropy_with_logits(labels=tf.ones([3, 4]), logits=tf.ones([2, 4]))\n")
+            .find("logits and labels must be broadcastable: logits_size=[2,4] labels_size=[3,4]") != std::string::npos);
+}

@@ -141,10 +141,10 @@ TEST_CASE("tf.while_loop eagerly: the Python loop, gradients through every itera
             "print(tape.gradient(y, x))\n") ==
         Lines{"tf.Tensor(3, shape=(), dtype=int32) tf.Tensor(256.0, shape=(), dtype=float32)",
               "tf.Tensor(1024.0, shape=(), dtype=float32)"});
-  // The result keeps the container the body returned (a list of one stays a list);
+  // The result is the container the body returned (a list even for tuple loop vars);
   // maximum_iterations stops the loop early.
   CHECK(out("def c(v):\n  return v < 10\n"
-            "def b(v):\n  return v + 1\n"
+            "def b(v):\n  return [v + 1]\n"
             "def b2(v):\n  return [v + 1]\n"
             "print(tf.while_loop(c, b, [tf.constant(0)]))\n"
             "print(tf.while_loop(c, b, (tf.constant(0),)))\n"
@@ -156,7 +156,7 @@ TEST_CASE("tf.while_loop eagerly: the Python loop, gradients through every itera
             "  tape.watch(x)\n"
             "  i, y = tf.while_loop(c2, b3, (0, x), maximum_iterations=2)\n"
             "print(i.numpy(), y.numpy(), tape.gradient(y, x).numpy())\n") ==
-        Lines{"[<tf.Tensor: shape=(), dtype=int32, numpy=10>]", "(<tf.Tensor: shape=(), dtype=int32, numpy=10>,)",
+        Lines{"[<tf.Tensor: shape=(), dtype=int32, numpy=10>]", "[<tf.Tensor: shape=(), dtype=int32, numpy=10>]",
               "[<tf.Tensor: shape=(), dtype=int32, numpy=3>]", "2 16.0 32.0"});
   // A source that only decided the loop's condition gets CONTROL_FLOW_ONLY at its line.
   CHECK(causes("n = tf.constant(3.0)\n"
@@ -326,7 +326,11 @@ TEST_CASE("control flow: a traced while_loop keeps its loop vars' dtype and shap
   CHECK(error_of(body + "@tf.function\ndef f():\n  return tf.while_loop(c, grow, [tf.constant([1.0])])\nf()\n")
             .find("ValueError: Input tensor `Const:0` enters the loop with shape (1,), but has shape (1, 1) after one "
                   "iteration.") != std::string::npos);
-  CHECK(out(body + "print(tf.while_loop(c, to64, [tf.constant(1.0)])[0].dtype)\n") == Lines{"<dtype: 'float64'>"});
+  CHECK(out(body + "def to64t(x):\n  return (to64(x),)\nprint(tf.while_loop(c, to64t, [tf.constant(1.0)])[0].dtype)\n") ==
+        Lines{"<dtype: 'float64'>"});
+  // tf.while_loop passes return_same_structure=True: eagerly, a body's bare tensor is
+  // not packed into a list but iterated by list() (while_loop.py), so a scalar raises.
+  CHECK(error_of(body + "tf.while_loop(c, to64, [tf.constant(1.0)])\n") == "TypeError: Cannot iterate over a scalar tensor.");
   // A non-tensor result is refused by graph building after the body, not in user code.
   CHECK(error_of("@tf.function\ndef f(x):\n  return x, object()\nf(tf.constant(1.0))\n")
             .rfind("TypeError: To be compatible with tf.function, Python functions must return zero or more Tensors", 0) == 0);

@@ -177,6 +177,15 @@ TEST_CASE("semantics: while tf.function traces, its tensors are symbolic", "[sem
               "tf.Tensor(19.0, shape=(), dtype=float32)"});
 }
 
+TEST_CASE("semantics: a custom_gradient function must return (result, grad_fn): Python unpacks what it returns",
+          "[semantics]") {
+  const std::string f = "@tf.custom_gradient\ndef k(x):\n  def grad(dy):\n    return dy * 2\n  return ";
+  CHECK(error_of(f + "x * 3\nk(tf.constant(2.))\n") == "TypeError: Cannot iterate over a scalar tensor.");
+  CHECK(error_of(f + "x * [1.0, 2.0, 3.0]\nk(tf.constant(2.))\n") == "ValueError: too many values to unpack (expected 2)");
+  CHECK(error_of(f + "(x,)\nk(tf.constant(2.))\n") == "ValueError: not enough values to unpack (expected 2, got 1)");
+  CHECK(error_of(f + "None\nk(tf.constant(2.))\n") == "TypeError: cannot unpack non-iterable NoneType object");
+}
+
 TEST_CASE("semantics: tf.custom_gradient replaces the gradient of a function", "[semantics]") {
   // backprop_test.py's testCustomGradient / testCustomGradientInEagerAndGraph, the
   // guide's log1pexp and a gradient clipped in the backward pass.
