@@ -531,6 +531,19 @@ Value tf_while_loop(Interpreter& in, CallArgs& a) {
   if (args.has(4) && int_arg(in, args[4], "parallel_iterations") < 1)
     in.raise("TypeError", "'parallel_iterations' must be a positive integer.");
   const bool back_prop = !args.given(5) || in.truthy(args[5]);
+  if (args.given(5) && args[5].kind == VKind::Bool && !back_prop) {
+    // @deprecation.deprecated_arg_values(..., warn_once=True, back_prop=False)
+    const EventLog& log = in.engine().log();
+    const std::string text = "calling while_loop_v2 (from tensorflow.python.ops.while_loop) with back_prop=False is "
+                             "deprecated and will be removed in a future version.\nInstructions for updating:\n"
+                             "back_prop=False is deprecated. Consider using tf.stop_gradient instead.\nInstead of:\n"
+                             "results = tf.while_loop(c, b, vars, back_prop=False)\nUse:\n"
+                             "results = tf.nest.map_structure(tf.stop_gradient, tf.while_loop(c, b, vars))";
+    bool warned = false;
+    for (size_t i = 0; i < log.events.size() && !warned; ++i)
+      warned = log.events[i].kind == EventKind::Warning && log.events[i].text.find(text) != std::string::npos;
+    if (!warned) in.engine().warning_tf("From " + log.file + ":" + std::to_string(in.line()) + ": " + text);
+  }
   const Value loop_vars = convert_variables_to_tensors(in, args[2]);
   std::optional<int64_t> maximum_iterations;
   auto read_maximum = [&] {

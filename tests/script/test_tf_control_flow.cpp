@@ -474,3 +474,23 @@ TEST_CASE("control flow: a temporary a traced loop sets before using is no loop 
             "print(h(tf.constant(4)).numpy())\n") ==
         Lines{"TypeError: list indices must be integers or slices, not SymbolicTensor", "6"});
 }
+
+TEST_CASE("tf.while_loop(back_prop=False) warns once that it is deprecated; eagerly it changes nothing", "[control_flow]") {
+  ts::RunResult r = ts::run_script("x = tf.constant(2.)\n"
+                                   "def c(v):\n  return v < 8.\n"
+                                   "def b(v):\n  return (v * v,)\n"
+                                   "for i in range(2):\n"
+                                   "  with tf.GradientTape() as tape:\n"
+                                   "    tape.watch(x)\n"
+                                   "    y = tf.while_loop(c, b, [x], back_prop=False)[0]\n"
+                                   "  print(tape.gradient(y, x).numpy())\n",
+                                   "f.py");
+  REQUIRE_FALSE(r.error);
+  CHECK(r.output_lines() == Lines{"32.0", "32.0"});
+  REQUIRE(r.warnings().size() == 1);
+  CHECK(r.warnings()[0].second.rfind("WARNING:tensorflow:From f.py:9: calling while_loop_v2 (from "
+                                     "tensorflow.python.ops.while_loop) with back_prop=False is deprecated and will be "
+                                     "removed in a future version.\nInstructions for updating:\nback_prop=False is "
+                                     "deprecated. Consider using tf.stop_gradient instead.",
+                                     0) == 0);
+}
