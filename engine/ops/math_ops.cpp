@@ -572,6 +572,43 @@ void register_math_ops() {
          },
          "d div_no_nan(x, y)/dx = g/y, d/dy = -x/y²·g (each 0 where y == 0)");
 
+  add_op("MulNoNan",
+         [](const Inputs& in, const Attrs&) {
+           // 0 wherever y is 0, even when x is inf or NaN.
+           return one(binary_float("MulNoNan", in, [](double x, double y) { return y == 0 ? 0.0 : x * y; }));
+         },
+         [](GradContext& c) -> Grads {
+           const TensorId x = c.input(0), y = c.input(1), g = c.grad();
+           return {unbroadcast(c, c.op("MulNoNan", {g, y}), x), unbroadcast(c, c.op("MulNoNan", {x, g}), y)};
+         },
+         "d mul_no_nan(x, y)/dx = mul_no_nan(g, y), d/dy = mul_no_nan(x, g)");
+
+  add_op("NextAfter",
+         [](const Inputs& in, const Attrs&) {
+           const bool f32 = !in.empty() && in[0]->dtype == DType::Float32;
+           return one(binary_float("NextAfter", in, [f32](double x, double y) {
+             return f32 ? static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(y)))
+                        : std::nextafter(x, y);
+           }));
+         },
+         [](GradContext& c) -> Grads {
+           // TF's _NextAfterGrad: ones for x1, zeros for x2.
+           const TensorId x1 = c.input(0), x2 = c.input(1), g = c.grad();
+           return {unbroadcast(c, c.op("Mul", {c.op("OnesLike", {x1}), g}), x1),
+                   unbroadcast(c, c.op("Mul", {c.op("ZerosLike", {x2}), g}), x2)};
+         },
+         "d nextafter(x1, x2)/dx1 = g, d/dx2 = 0");
+
+  add_op("PreventGradient",
+         [](const Inputs& in, const Attrs&) {
+           expect_arity("PreventGradient", in, 1);
+           return one(*in[0]);
+         },
+         [](GradContext& c) -> Grads {
+           throw TfError("LookupError", "Gradient explicitly disabled. Reason: " + c.attrs().get_string("message"));
+         },
+         "tf.raw_ops.PreventGradient: differentiating it raises LookupError");
+
   // ---- TF's fused gradient ops ----------------------------------------------------
   // The gradients of Tanh, Sigmoid, Sqrt, Reciprocal and Relu are single ops in TF,
   // computed from the forward output y and the upstream dy. Each has its own gradient

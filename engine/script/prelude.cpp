@@ -3069,6 +3069,20 @@ def _dropout(x, rate, noise_shape=None, seed=None, name=None):
     return tf.multiply(ret, tf.cast(keep_mask, x.dtype))
 
 
+def _grad_pass_through(f):
+    # custom_gradient.grad_pass_through: f forward, the identity backward (variables f
+    # read get None).
+    @tf.custom_gradient
+    def _grad_pass_through_op(*args, **kwargs):
+        def grad(*dys, variables=None):
+            if variables is not None:
+                return dys, [None] * len(variables)
+            return dys
+        return f(*args, **kwargs), grad
+    return _grad_pass_through_op
+
+
+tf.grad_pass_through = _grad_pass_through
 tf.math.top_k = _top_k
 tf.nn.top_k = _top_k
 tf.sort = _sort

@@ -346,6 +346,8 @@ void install_math(Interpreter& in, const Modules& m) {
   }
   put({m.tf, m.math}, "atan2", binary(in, "tf.math.atan2", "Atan2", "y", "x"));  // atan2(y, x)
   put({m.math}, "polygamma", binary(in, "tf.math.polygamma", "Polygamma", "a", "x"));
+  put({m.math}, "multiply_no_nan", binary(in, "tf.math.multiply_no_nan", "MulNoNan"));
+  put({m.math}, "nextafter", binary(in, "tf.math.nextafter", "NextAfter", "x1", "x2"));
   // nn_ops.leaky_relu: integer features become float32 first; alpha is an attr.
   put({m.nn}, "leaky_relu", native_fn(in, "tf.nn.leaky_relu", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "leaky_relu", {"features", "alpha", "name"}, 1);

@@ -125,6 +125,9 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
   t["Xdivy"] = binary_cases(any, nonzero);
   t["Xlog1py"] = binary_cases(any, pos);
   t["Xlog1py"].push_back({"x = 0 (constant): no gradient to y there", {fixed({3}, {0, 1.5, 0}), pos({3})}, {}});
+  t["MulNoNan"] = binary_cases(any, nonzero);
+  t["MulNoNan"].push_back({"y = 0 (constant): no gradient to x there", {any({3}), fixed({3}, {0, 1.5, 0})}, {}});
+  t["NextAfter"] = binary_cases(any, any);
   t["DivNoNan"] = binary_cases(any, nonzero);
   t["DivNoNan"].push_back({"y = 0 (constant): no gradient to x there", {any({3}), fixed({3}, {0, 1.5, 0})}, {}});
   // TF's fused gradient ops: (y, dy), or (g, features) for ReluGrad.
@@ -328,6 +331,8 @@ const std::set<std::string> kEngineOps = {"ReadVariableOp"};
 // Registered by the script layer when a script first uses it: its gradient is the
 // script's own function (tf.custom_gradient), checked in the script tests.
 const std::set<std::string> kScriptOps = {"CustomGradient"};
+// Gradient functions that raise by design (checked in a test of their own below).
+const std::set<std::string> kRaisingOps = {"PreventGradient"};
 
 TensorValue random_tensor(const InputSpec& s, std::mt19937_64& rng) {
   const int64_t n = num_elements(s.shape);
@@ -457,7 +462,7 @@ TEST_CASE("every op with a gradient function passes a finite-difference check", 
   std::mt19937_64 rng(20240611);
   std::set<std::string> checked;
   for (const OpDef* def : OpRegistry::instance().all()) {
-    if (def->grad_kind != GradKind::Function || kScriptOps.count(def->type)) continue;
+    if (def->grad_kind != GradKind::Function || kScriptOps.count(def->type) || kRaisingOps.count(def->type)) continue;
     CAPTURE(def->type);
     if (!def->forward) {
       if (!kEngineOps.count(def->type))
@@ -539,6 +544,28 @@ TEST_CASE("Maximum gives the gradient to x on ties, Minimum too", "[gradcheck]")
     const auto g = e.gradient(r);
     CHECK(e.value(g[0]).scalar() == 1);
     CHECK(e.value(g[1]).scalar() == 0);
+  }
+}
+
+TEST_CASE("a gradient through PreventGradient raises TF's LookupError with its reason", "[gradcheck]") {
+  Engine e;
+  const TensorId x = e.constant(make_scalar(DType::Float32, 3.0));
+  const TapeId tp = e.create_tape(false, true, "t");
+  e.enter_tape(tp);
+  e.watch(tp, x);
+  const TensorId y = e.execute1("PreventGradient", {x}, Attrs{{"message", std::string("no second order")}});
+  e.exit_tape(tp);
+  CHECK(e.value(y).scalar() == 3.0);
+  GradientRequest r;
+  r.tape = tp;
+  r.targets = {y};
+  r.sources = {{x, "x"}};
+  try {
+    e.gradient(r);
+    FAIL("no error");
+  } catch (const TfError& err) {
+    CHECK(err.type() == "LookupError");
+    CHECK(std::string(err.what()) == "Gradient explicitly disabled. Reason: no second order");
   }
 }
 

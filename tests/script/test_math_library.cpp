@@ -135,3 +135,20 @@ print(tf.nn.softmax_cross_entropy_with_logits(labels=[[0.], [2.]], logits=logits
   CHECK(error_of("import tensorflow as tf\ntf.nn.softmax_cross_entropy_with_logits(labels=tf.ones([3, 4]), logits=tf.ones([2, 4]))\n")
             .find("logits and labels must be broadcastable: logits_size=[2,4] labels_size=[3,4]") != std::string::npos);
 }
+
+TEST_CASE("tf.math.multiply_no_nan, tf.math.nextafter and tf.grad_pass_through", "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.Variable(1.0, name="x")
+z = tf.Variable(3.0, name="z")
+with tf.GradientTape() as tape:
+    y = tf.grad_pass_through(x.assign)(z**2)
+print(y.numpy(), tape.gradient(y, z).numpy())
+print(tf.math.multiply_no_nan(float('inf'), 0.0).numpy(), tf.math.nextafter(1.0, 2.0).numpy())
+v = tf.constant([1.0, 2.0])
+with tf.GradientTape(persistent=True) as t:
+    t.watch(v)
+    w = tf.math.multiply_no_nan(v, [0.0, 3.0])
+    n = tf.math.nextafter(v, [0.0, 5.0])
+print(t.gradient(w, v).numpy().tolist(), t.gradient(n, v).numpy().tolist())
+)") == Lines{"9.0 6.0", "0.0 1.0000001", "[0.0, 3.0] [1.0, 1.0]"});
+}
