@@ -1,7 +1,10 @@
 // Functions of (batches of) square matrices and their bands: MatrixDeterminant
-// (tf.linalg.det), MatrixInverse (tf.linalg.inv; attr "adjoint") and MatrixBandPart
+// (tf.linalg.det), MatrixInverse (tf.linalg.inv; attr "adjoint"), MatrixSolve
+// (tf.linalg.solve; "adjoint"), MatrixTriangularSolve (tf.linalg.triangular_solve;
+// "lower", "adjoint"), Cholesky (tf.linalg.cholesky) and MatrixBandPart
 // (tf.linalg.band_part; attrs "num_lower", "num_upper", -1 = the whole triangle), with
 // linalg_grad.py's and array_grad.py's gradients.
+#include <Eigen/Cholesky>
 #include <Eigen/LU>
 
 #include "kernel_util.h"
@@ -83,9 +86,119 @@ TensorValue band_part(const Inputs& in, const Attrs& attrs) {
   return make_tensor(a.dtype, a.shape, std::move(out));
 }
 
+// MatrixSolve / MatrixTriangularSolve: a [..., n, n] and rhs [..., n, k] with the same
+// batch dims; returns the solution of op(a) x = rhs.
+TensorValue solve(std::string_view op, const Inputs& in, const Attrs& attrs, bool triangular) {
+  expect_arity(op, in, 2);
+  const TensorValue& a = *in[0];
+  const TensorValue& rhs = *in[1];
+  expect_type(op, a.dtype, TypeSet::Float, "matrix:T, rhs:T -> output:T");
+  expect_same_dtype(op, in);
+  const int64_t n = square_size(op, a);
+  if (rhs.rank() < 2) invalid_argument(op, "Input tensor 1 must have rank >= 2, got " + std::to_string(rhs.rank()));
+  if (rhs.shape[rhs.shape.size() - 2] != n)
+    invalid_argument(op, "Input matrix and right-hand side must have the same number of rows.");
+  if (Shape(a.shape.begin(), a.shape.end() - 2) != Shape(rhs.shape.begin(), rhs.shape.end() - 2))
+    invalid_argument(op, "Input matrix and right-hand side must have the same batch dimensions: " +
+                             shape_list_str(a.shape) + " vs " + shape_list_str(rhs.shape));
+  const int64_t k = rhs.shape.back(), b = batches(a.shape);
+  const bool adjoint = attrs.get_bool("adjoint"), lower = attrs.get_bool("lower", true);
+  Eigen::ArrayXd out(rhs.data.size());
+  for (int64_t i = 0; i < b && n > 0; ++i) {
+    const Eigen::Map<const RowMat> m(a.data.data() + i * n * n, n, n);
+    const Eigen::Map<const RowMat> r(rhs.data.data() + i * n * k, n, k);
+    Eigen::Map<RowMat> x(out.data() + i * n * k, n, k);
+    if (triangular) {
+      // Only the named triangle is read (TF's kernel ignores the other).
+      if (lower != adjoint) x = (adjoint ? RowMat(m.transpose()) : RowMat(m)).triangularView<Eigen::Lower>().solve(r);
+      else x = (adjoint ? RowMat(m.transpose()) : RowMat(m)).triangularView<Eigen::Upper>().solve(r);
+    } else {
+      const Eigen::PartialPivLU<RowMat> lu = adjoint ? RowMat(m.transpose()).partialPivLu() : m.partialPivLu();
+      if (!(lu.matrixLU().diagonal().cwiseAbs().minCoeff() > 0)) invalid_argument(op, "Input matrix is not invertible.");
+      x = lu.solve(r);
+    }
+  }
+  return make_tensor(a.dtype, rhs.shape, std::move(out));
+}
+
+TensorValue cholesky(const Inputs& in) {
+  constexpr std::string_view op = "Cholesky";
+  expect_arity(op, in, 1);
+  const TensorValue& a = *in[0];
+  expect_type(op, a.dtype, TypeSet::Float, "input:T -> output:T");
+  const int64_t n = square_size(op, a), b = batches(a.shape);
+  Eigen::ArrayXd out = Eigen::ArrayXd::Zero(a.data.size());
+  for (int64_t i = 0; i < b && n > 0; ++i) {
+    // Only the lower triangle of the input is read.
+    const Eigen::Map<const RowMat> m(a.data.data() + i * n * n, n, n);
+    const Eigen::LLT<RowMat> llt(RowMat(m.selfadjointView<Eigen::Lower>()));
+    if (llt.info() != Eigen::Success)
+      invalid_argument(op, "Cholesky decomposition was not successful. The input might not be valid.");
+    Eigen::Map<RowMat>(out.data() + i * n * n, n, n) = llt.matrixL();
+  }
+  return make_tensor(a.dtype, a.shape, std::move(out));
+}
+
+TensorId matmul(GradContext& c, TensorId a, TensorId b, bool adj_a, bool adj_b) {
+  return c.op("BatchMatMulV2", {a, b}, Attrs{{"adj_x", adj_a}, {"adj_y", adj_b}});
+}
+
 }  // namespace
 
 void register_matrix_ops() {
+  add_op("MatrixSolve", [](const Inputs& in, const Attrs& a) { return one(solve("MatrixSolve", in, a, false)); },
+         [](GradContext& c) -> Grads {
+           // TF's _MatrixSolveGrad.
+           const TensorId a = c.input(0), x = c.output(0);
+           const bool adj = c.attrs().get_bool("adjoint");
+           const TensorId grad_b = c.op("MatrixSolve", {a, c.grad()}, Attrs{{"adjoint", !adj}});
+           const TensorId grad_a = c.op("Neg", {adj ? matmul(c, x, grad_b, false, true) : matmul(c, grad_b, x, false, true)});
+           return {grad_a, grad_b};
+         },
+         "d solve(A, b)/db = solve(Aᵀ, g), d/dA = -(d/db)·xᵀ");
+
+  add_op("MatrixTriangularSolve",
+         [](const Inputs& in, const Attrs& a) { return one(solve("MatrixTriangularSolve", in, a, true)); },
+         [](GradContext& c) -> Grads {
+           // TF's _MatrixTriangularSolveGrad: as MatrixSolve's, kept to A's triangle.
+           const TensorId a = c.input(0), x = c.output(0);
+           const bool adj = c.attrs().get_bool("adjoint"), lower = c.attrs().get_bool("lower", true);
+           const TensorId grad_b =
+               c.op("MatrixTriangularSolve", {a, c.grad()}, Attrs{{"lower", lower}, {"adjoint", !adj}});
+           TensorId grad_a = c.op("Neg", {adj ? matmul(c, x, grad_b, false, true) : matmul(c, grad_b, x, false, true)});
+           grad_a = c.op("MatrixBandPart", {grad_a},
+                         Attrs{{"num_lower", int64_t{lower ? -1 : 0}}, {"num_upper", int64_t{lower ? 0 : -1}}});
+           return {grad_a, grad_b};
+         },
+         "d trisolve(A, b)/db = trisolve(Aᵀ, g), d/dA = -(d/db)·xᵀ in A's triangle");
+
+  add_op("Cholesky", [](const Inputs& in, const Attrs&) { return one(cholesky(in)); },
+         [](GradContext& c) -> Grads {
+           // TF's _CholeskyGrad (Murray's formula), from the factor L.
+           const TensorId l = c.output(0);
+           const Shape& s = c.shape(l);
+           const int64_t n = s.back();
+           Eigen::ArrayXd eye = Eigen::ArrayXd::Zero(num_elements(s));
+           for (int64_t i = 0, b = batches(s); i < b; ++i)
+             for (int64_t j = 0; j < n; ++j) eye[(i * n + j) * n + j] = 1;
+           const TensorId identity = c.constant(make_tensor(c.dtype(l), s, std::move(eye)));
+           const TensorId l_inv = c.op("MatrixTriangularSolve", {l, identity}, Attrs{{"lower", true}, {"adjoint", false}});
+           TensorId middle = matmul(c, l, c.grad(), true, false);
+           const TensorId half_diag = c.op("Mul", {c.scalar_like(middle, 0.5), c.op("MatrixDiagPartV3", {middle})});
+           middle = c.op("MatrixSetDiagV3", {middle, half_diag});
+           middle = c.op("MatrixBandPart", {middle}, Attrs{{"num_lower", int64_t{-1}}, {"num_upper", int64_t{0}}});
+           TensorId grad_a = matmul(c, matmul(c, l_inv, middle, true, false), l_inv, false, false);
+           grad_a = c.op("AddV2", {grad_a, c.op("Transpose", {grad_a}, Attrs{{"perm", [&] {
+                                                  std::vector<int64_t> p;
+                                                  for (size_t d = 0; d < s.size(); ++d) p.push_back(static_cast<int64_t>(d));
+                                                  std::swap(p[p.size() - 1], p[p.size() - 2]);
+                                                  return p;
+                                                }()}})});
+           return {c.op("Mul", {grad_a, c.scalar_like(grad_a, 0.5)})};
+         },
+         "d chol(A)/dA: Murray's formula, symmetric (only A's lower triangle is read)");
+
+
   add_op("MatrixDeterminant", [](const Inputs& in, const Attrs&) { return one(determinant(in)); },
          [](GradContext& c) -> Grads {
            // TF's _MatrixDeterminantGrad: g·det(a) times the inverse of a's adjoint.

@@ -2393,7 +2393,7 @@ void install_conv(Interpreter& in, const Modules& m) {
   }
 }
 
-// tf.linalg's matrix functions: det, inv, band_part.
+// tf.linalg's matrix functions: det, inv, solve, triangular_solve, cholesky, band_part.
 void install_linalg(Interpreter& in, ModuleObj& linalg) {
   put({&linalg}, "det", native_fn(in, "tf.linalg.det", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "det", {"input", "name"}, 1);
@@ -2404,6 +2404,22 @@ void install_linalg(Interpreter& in, ModuleObj& linalg) {
         const bool adjoint = args.has(1) && in2.truthy(args[1]);
         return T(in2.engine().execute1("MatrixInverse", {arg_tensor(in2, args[0])}, Attrs{{"adjoint", adjoint}},
                                        "tf.linalg.inv"));
+      }));
+  put({&linalg}, "solve", native_fn(in, "tf.linalg.solve", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "solve", {"matrix", "rhs", "adjoint", "name"}, 2);
+        const std::vector<TensorId> ab = convert_together(in2, {&args[0], &args[1]});
+        return T(in2.engine().execute1("MatrixSolve", {ab[0], ab[1]}, Attrs{{"adjoint", args.has(2) && in2.truthy(args[2])}},
+                                       "tf.linalg.solve"));
+      }));
+  put({&linalg}, "triangular_solve", native_fn(in, "tf.linalg.triangular_solve", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "triangular_solve", {"matrix", "rhs", "lower", "adjoint", "name"}, 2);
+        const std::vector<TensorId> ab = convert_together(in2, {&args[0], &args[1]});
+        const Attrs attrs{{"lower", !args.has(2) || in2.truthy(args[2])}, {"adjoint", args.has(3) && in2.truthy(args[3])}};
+        return T(in2.engine().execute1("MatrixTriangularSolve", {ab[0], ab[1]}, attrs, "tf.linalg.triangular_solve"));
+      }));
+  put({&linalg}, "cholesky", native_fn(in, "tf.linalg.cholesky", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "cholesky", {"input", "name"}, 1);
+        return T(in2.engine().execute1("Cholesky", {arg_tensor(in2, args[0])}, {}, "tf.linalg.cholesky"));
       }));
   put({&linalg}, "band_part", native_fn(in, "tf.linalg.band_part", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "band_part", {"input", "num_lower", "num_upper", "name"}, 3);

@@ -51,6 +51,9 @@ struct Case {
   double h = 1e-6;
   double tol = 1e-6;  // |analytic - numeric| <= tol * (1 + |numeric|)
   size_t cotangent_outputs = SIZE_MAX;  // outputs past this get a zero cotangent
+  // The inputs are symmetric matrices (Cholesky reads one triangle; TF's gradient is the
+  // symmetric one): each off-diagonal pair moves together, compared with the pair's sum.
+  bool symmetric = false;
 };
 
 InputSpec any(Shape s) { return {std::move(s), Domain::Any, true, {}}; }
@@ -170,6 +173,17 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
     t["MatrixInverse"] = {{"3x3", {m3}, {}},
                           {"batch of 2x2", {batch}, {}},
                           {"adjoint", {m3}, Attrs{{"adjoint", true}}}};
+    const InputSpec rhs{{3, 2}, Domain::Any, true, {}};
+    t["MatrixSolve"] = {{"3x3", {m3, rhs}, {}}, {"adjoint", {m3, rhs}, Attrs{{"adjoint", true}}}};
+    t["MatrixTriangularSolve"] = {{"lower", {m3, rhs}, {}},
+                                  {"upper, adjoint", {m3, rhs}, Attrs{{"lower", false}, {"adjoint", true}}},
+                                  {"lower, adjoint", {m3, rhs}, Attrs{{"adjoint", true}}}};
+    Case spd{"3x3 symmetric positive definite",
+             {InputSpec{{3, 3}, Domain::Any, true, {4, 1, 0.5, 1, 3, -0.2, 0.5, -0.2, 2}}}, {}};
+    spd.symmetric = true;
+    Case spd_batch{"batch of 2x2", {InputSpec{{2, 2, 2}, Domain::Any, true, {2, 0.3, 0.3, 1, 1.5, -0.4, -0.4, 2.5}}}, {}};
+    spd_batch.symmetric = true;
+    t["Cholesky"] = {spd, spd_batch};
   }
   t["MatrixBandPart"] = {{"lower 1, upper 0", {any({3, 4})}, Attrs{{"num_lower", int64_t{1}}, {"num_upper", int64_t{0}}}},
                          {"batch, upper triangle", {any({2, 3, 3})}, Attrs{{"num_lower", int64_t{0}}, {"num_upper", int64_t{-1}}}}};
@@ -448,9 +462,20 @@ void check_case(const OpDef& def, const Case& c, std::mt19937_64& rng) {
       auto xp = xs, xm = xs;
       xp[i].data[j] += c.h;
       xm[i].data[j] -= c.h;
+      double analytic = a.data[j];
+      if (c.symmetric) {
+        const int64_t n = xs[i].shape.back(), r = (j / n) % n, col = j % n;
+        if (r < col) continue;
+        const Eigen::Index jt = j - (r * n + col) + (col * n + r);
+        if (jt != j) {
+          xp[i].data[jt] += c.h;
+          xm[i].data[jt] -= c.h;
+          analytic += a.data[jt];
+        }
+      }
       const double numeric = (objective(def, xp, c.attrs, us) - objective(def, xm, c.attrs, us)) / (2 * c.h);
-      CAPTURE(j, a.data[j], numeric);
-      CHECK(close(a.data[j], numeric, c.tol));
+      CAPTURE(j, analytic, numeric);
+      CHECK(close(analytic, numeric, c.tol));
     }
   }
 }

@@ -152,3 +152,24 @@ with tf.GradientTape(persistent=True) as t:
 print(t.gradient(w, v).numpy().tolist(), t.gradient(n, v).numpy().tolist())
 )") == Lines{"9.0 6.0", "0.0 1.0000001", "[0.0, 3.0] [1.0, 1.0]"});
 }
+
+TEST_CASE("tf.linalg.solve, triangular_solve and cholesky with their gradients", "[math-library][linalg]") {
+  CHECK(out(R"(import tensorflow as tf
+a = tf.Variable([[4.0, 1.0], [1.0, 3.0]])
+b = tf.Variable([[1.0], [2.0]])
+with tf.GradientTape(persistent=True) as tape:
+    x = tf.linalg.solve(a, b)
+    l = tf.linalg.cholesky(a)
+    t = tf.linalg.triangular_solve(l, b)
+print((x * 11).numpy().tolist(), (tape.gradient(x, b) * 11).numpy().tolist())
+print(l.numpy().tolist(), t.numpy().tolist())
+print(tape.gradient(l, a).numpy().tolist())
+)") == Lines{"[[1.0], [7.0]] [[2.0], [3.0]]", "[[2.0, 0.0], [0.5, 1.658312439918518]] [[0.5], [1.055289626121521]]",
+               "[[0.20634445548057556, 0.17462217807769775], [0.17462217807769775, 0.30151134729385376]]"});
+  CHECK(error_of("import tensorflow as tf\ntf.linalg.cholesky([[1.0, 2.0], [2.0, 1.0]])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Cholesky_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Cholesky decomposition was not successful. The input might not be valid. [Op:Cholesky] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.linalg.solve([[1.0, 2.0], [2.0, 4.0]], [[1.0], [1.0]])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__MatrixSolve_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Input matrix is not invertible. [Op:MatrixSolve] name: ");
+}
