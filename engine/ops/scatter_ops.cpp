@@ -1,11 +1,13 @@
 // Index-driven gathers and scatters: GatherNd, ScatterNd, TensorScatterUpdate/Add and
-// the segment sums, each forward kernel with its gradient (TF's array_grad.py and
+// the segment reductions (Segment{Sum,Mean,Max,Min,Prod}, UnsortedSegment{Sum,Max,Min,Prod}), each forward kernel with its gradient (TF's array_grad.py and
 // math_grad.py) beside it.
 //
 // Index tensors are op inputs (int32/int64) as in TF, and get None as gradient.
-// Attrs: ScatterNd "shape" (int list); UnsortedSegmentSum "num_segments" (int).
+// Attrs: ScatterNd "shape" (int list); UnsortedSegment* "num_segments" (int).
 // Messages follow TF's CPU kernels (gather_nd_op.cc, scatter_nd_op.cc,
 // segment_reduction_ops_impl.h); shapes print as TensorShape::DebugString ("[2,3]").
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "kernel_util.h"
@@ -163,18 +165,153 @@ std::vector<int64_t> ids_of(const TensorValue& t) {
   return v;
 }
 
-// Sums the rows of `data` (seen as [ids.size(), inner]) into `rows` output rows.
-TensorValue segment_sum(const TensorValue& data, const std::vector<int64_t>& ids, int64_t rows, Shape out) {
+enum class Segment { Sum, Mean, Max, Min, Prod };
+
+// Reduces the rows of `data` (seen as [ids.size(), inner]) into `rows` output rows; a
+// negative id drops its row. An empty segment is 0 (Sum, Mean; Max and Min when
+// `sorted`), the dtype's lowest/largest finite value (unsorted Max/Min) or 1 (Prod).
+TensorValue segment_reduce(const TensorValue& data, const std::vector<int64_t>& ids, int64_t rows, Shape out,
+                           Segment kind, bool sorted) {
   const int64_t inner = ids.empty() ? slice_size(out, 1) : data.size() / static_cast<int64_t>(ids.size());
-  Eigen::ArrayXd r = Eigen::ArrayXd::Zero(rows * inner);
-  for (size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] >= 0) r.segment(ids[i] * inner, inner) += data.data.segment(static_cast<Eigen::Index>(i) * inner, inner);
+  const bool integer = is_integer(data.dtype);
+  // numeric_limits<T>::lowest() / max() of the dtype (not ±inf), as TF's kernels.
+  double highest = std::numeric_limits<double>::max();
+  if (data.dtype == DType::Float32) highest = static_cast<double>(std::numeric_limits<float>::max());
+  if (data.dtype == DType::Float16) highest = 65504.0;
+  if (data.dtype == DType::Int32) highest = INT32_MAX;
+  if (data.dtype == DType::Int64) highest = 9223372036854775807.0;
+  const double lowest = data.dtype == DType::Int32 ? INT32_MIN : data.dtype == DType::Int64 ? -9223372036854775808.0 : -highest;
+  const double init = kind == Segment::Prod ? 1.0 : kind == Segment::Max ? lowest : kind == Segment::Min ? highest : 0.0;
+  Eigen::ArrayXd r = Eigen::ArrayXd::Constant(rows * inner, init);
+  std::vector<int64_t> count(static_cast<size_t>(rows), 0);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0) continue;
+    ++count[static_cast<size_t>(ids[i])];
+    for (int64_t k = 0; k < inner; ++k) {
+      double& a = r[ids[i] * inner + k];
+      const double v = data.data[static_cast<Eigen::Index>(i) * inner + k];
+      switch (kind) {
+        case Segment::Sum:
+        case Segment::Mean: a = integer ? int_result(wrap_add(to_i64(a), to_i64(v)), data.dtype) : a + v; break;
+        case Segment::Prod: a = integer ? int_result(wrap_mul(to_i64(a), to_i64(v)), data.dtype) : a * v; break;
+        case Segment::Max: a = std::isnan(a) || std::isnan(v) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, v); break;
+        case Segment::Min: a = std::isnan(a) || std::isnan(v) ? std::numeric_limits<double>::quiet_NaN() : std::min(a, v); break;
+      }
+    }
+  }
+  for (int64_t row = 0; row < rows; ++row) {
+    const int64_t n = count[static_cast<size_t>(row)];
+    for (int64_t k = 0; k < inner; ++k) {
+      double& a = r[row * inner + k];
+      if (kind == Segment::Mean && n > 0) a = integer ? static_cast<double>(to_i64(a) / n) : a / static_cast<double>(n);
+      if (n == 0 && sorted && (kind == Segment::Max || kind == Segment::Min)) a = 0;
+    }
+  }
   return make_tensor(data.dtype, std::move(out), std::move(r));
+}
+
+TensorValue segment_sum(const TensorValue& data, const std::vector<int64_t>& ids, int64_t rows, Shape out) {
+  return segment_reduce(data, ids, rows, std::move(out), Segment::Sum, true);
+}
+
+// SegmentSum's checks (segment_reduction_ops_impl.h): the output rows (and `ids`), or a TF error.
+int64_t sorted_segment_rows(std::string_view op, const TensorValue& data, const TensorValue& seg,
+                            std::vector<int64_t>& ids) {
+  expect_type(op, data.dtype, TypeSet::Number, "data:T, segment_ids:Tindices -> output:T");
+  expect_index_dtype(op, seg, "Tindices", "int32, int64");
+  ids = ids_of(seg);
+  if (data.rank() < 1) invalid_argument(op, "input must be at least rank 1");
+  if (seg.rank() != 1) invalid_argument(op, "segment_ids should be a vector.");
+  if (seg.size() != data.shape[0]) invalid_argument(op, "segment_ids should be the same size as dimension 0 of input.");
+  const int64_t rows = ids.empty() ? 0 : ids.back() + 1;
+  if (rows < 0) invalid_argument(op, "segment ids must be >= 0");
+  // TF's order of checks: each run's successor must be larger, then the run in range.
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i + 1 < ids.size() && ids[i] == ids[i + 1]) continue;
+    if (i + 1 < ids.size() && ids[i] > ids[i + 1]) invalid_argument(op, "segment ids are not increasing");
+    if (ids[i] < 0 || ids[i] >= rows)
+      invalid_argument(op, "Segment id " + std::to_string(ids[i]) + " out of range [0, " + std::to_string(rows) +
+                               "), possibly because 'segment_ids' input is not sorted.");
+  }
+  return rows;
+}
+
+// UnsortedSegmentSum's checks: the output shape (and `ids`), or a TF error.
+Shape unsorted_segment_shape(std::string_view op, const TensorValue& data, const TensorValue& seg, int64_t rows,
+                             std::vector<int64_t>& ids) {
+  expect_type(op, data.dtype, TypeSet::Number, "data:T, segment_ids:Tindices, num_segments:Tnumsegments -> output:T");
+  expect_index_dtype(op, seg, "Tindices", "int16, int32, int64");
+  ids = ids_of(seg);
+  if (rows < 0) invalid_argument(op, "Input num_segments == " + std::to_string(rows) + " must not be negative.");
+  const bool starts = seg.shape.size() <= data.shape.size() && std::equal(seg.shape.begin(), seg.shape.end(), data.shape.begin());
+  if (!starts)
+    invalid_argument(op, "data.shape = " + shape_list_str(data.shape) + " does not start with segment_ids.shape = " +
+                             shape_list_str(seg.shape));
+  Shape out{rows};
+  out.insert(out.end(), data.shape.begin() + static_cast<int64_t>(seg.shape.size()), data.shape.end());
+  check_output_shape(op, out);
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] >= rows)  // negative ids are dropped
+      invalid_argument(op, "segment_ids" + slice_debug(seg.shape, static_cast<int64_t>(i)) + " = " + std::to_string(ids[i]) +
+                               " is out of range [0, " + std::to_string(rows) + ")");
+  return out;
 }
 
 // TF's gather(params, ids) along axis 0, as GatherNd with ids[..., None].
 TensorId gather_rows(GradContext& c, TensorId params, TensorId ids) {
   return c.op("GatherNd", {params, c.op("ExpandDims", {ids}, Attrs{{"axis", int64_t{-1}}})});
+}
+
+// TF's _GatherDropNegatives: params gathered at max(ids, 0), zeros where ids < 0; also
+// the mask of ids >= 0, shaped to broadcast against the result.
+struct Dropped {
+  TensorId gathered, positive;
+};
+Dropped gather_drop_negatives(GradContext& c, TensorId params, TensorId ids) {
+  const TensorId clipped = c.op("Maximum", {ids, c.op("ZerosLike", {ids})});
+  const TensorId gathered = gather_rows(c, params, clipped);
+  Shape mask_shape = c.shape(ids);
+  mask_shape.resize(c.shape(gathered).size(), 1);
+  const TensorId positive = reshape(c, c.op("GreaterEqual", {ids, zero_like_scalar(c, ids)}), mask_shape);
+  return {c.op("SelectV2", {positive, gathered, c.op("ZerosLike", {gathered})}), positive};
+}
+
+// The segment sum of `values` as the op being differentiated groups its data.
+TensorId regroup(GradContext& c, TensorId values, bool sorted) {
+  return sorted ? c.op("SegmentSum", {values, c.input(1)})
+                : c.op("UnsortedSegmentSum", {values, c.input(1)}, Attrs{{"num_segments", c.attrs().get_int("num_segments")}});
+}
+TensorId spread(GradContext& c, TensorId per_segment, bool sorted) {
+  return sorted ? gather_rows(c, per_segment, c.input(1)) : gather_drop_negatives(c, per_segment, c.input(1)).gathered;
+}
+
+// TF's _SegmentMinOrMaxGrad / _UnsortedSegmentMinOrMaxGrad: g split equally among the
+// elements equal to their segment's result.
+Grads segment_min_max_grad(GradContext& c, bool sorted) {
+  const TensorId data = c.input(0);
+  TensorId is_selected = c.op("Equal", {data, spread(c, c.output(0), sorted)});
+  if (!sorted) is_selected = c.op("LogicalAnd", {is_selected, gather_drop_negatives(c, c.output(0), c.input(1)).positive});
+  const TensorId num_selected = regroup(c, c.op("Cast", {is_selected}, Attrs{{"DstT", c.dtype(c.grad())}}), sorted);
+  const TensorId weighted = c.op("RealDiv", {c.grad(), num_selected});
+  const TensorId gathered = spread(c, weighted, sorted);
+  return {c.op("SelectV2", {is_selected, gathered, c.op("ZerosLike", {gathered})}), kNoId};
+}
+
+// TF's _SegmentProdGrad / _UnsortedSegmentProdGrad: the product of the others, with the
+// zeros of a segment handled (two or more zeros: 0; one: the product of the rest there).
+Grads segment_prod_grad(GradContext& c, bool sorted) {
+  const TensorId data = c.input(0);
+  const TensorId is_zero = c.op("Equal", {data, zero_like_scalar(c, data)});
+  const TensorId num_zeros = regroup(c, c.op("Cast", {is_zero}, Attrs{{"DstT", DType::Int32}}), sorted);
+  const TensorId g = c.op("SelectV2", {c.op("Greater", {num_zeros, c.scalar_like(num_zeros, 1)}),
+                                       c.op("ZerosLike", {c.grad()}), c.grad()});
+  const TensorId non_zero_data = c.op("SelectV2", {is_zero, c.op("OnesLike", {data}), data});
+  const TensorId non_zero_prod =
+      sorted ? c.op("SegmentProd", {non_zero_data, c.input(1)})
+             : c.op("UnsortedSegmentProd", {non_zero_data, c.input(1)}, Attrs{{"num_segments", c.attrs().get_int("num_segments")}});
+  const TensorId prod_divided_by_el = c.op("RealDiv", {spread(c, c.output(0), sorted), non_zero_data});
+  const TensorId partial = c.op("SelectV2", {is_zero, spread(c, non_zero_prod, sorted), prod_divided_by_el});
+  return {c.op("Mul", {spread(c, g, sorted), partial}), kNoId};
 }
 
 }  // namespace
@@ -247,70 +384,72 @@ void register_scatter_ops() {
          [](const Inputs& in, const Attrs& a) {
            const char* op = "UnsortedSegmentSum";
            expect_arity(op, in, 2);
-           const TensorValue& data = *in[0];
-           const TensorValue& seg = *in[1];
-           expect_type(op, data.dtype, TypeSet::Number, "data:T, segment_ids:Tindices, num_segments:Tnumsegments -> output:T");
-           expect_index_dtype(op, seg, "Tindices", "int16, int32, int64");
+           std::vector<int64_t> ids;  // read after the checks
            const int64_t rows = a.get_int("num_segments");
-           if (rows < 0) invalid_argument(op, "Input num_segments == " + std::to_string(rows) + " must not be negative.");
-           const bool starts = seg.shape.size() <= data.shape.size() &&
-                               std::equal(seg.shape.begin(), seg.shape.end(), data.shape.begin());
-           if (!starts)
-             invalid_argument(op, "data.shape = " + shape_list_str(data.shape) + " does not start with segment_ids.shape = " +
-                                      shape_list_str(seg.shape));
-           Shape out{rows};
-           out.insert(out.end(), data.shape.begin() + static_cast<int64_t>(seg.shape.size()), data.shape.end());
-           check_output_shape(op, out);
-           const std::vector<int64_t> ids = ids_of(seg);
-           for (size_t i = 0; i < ids.size(); ++i)
-             if (ids[i] >= rows)  // negative ids are dropped
-               invalid_argument(op, "segment_ids" + slice_debug(seg.shape, static_cast<int64_t>(i)) + " = " +
-                                        std::to_string(ids[i]) + " is out of range [0, " + std::to_string(rows) + ")");
-           return one(segment_sum(data, ids, rows, std::move(out)));
+           return one(segment_sum(*in[0], ids, rows, unsorted_segment_shape(op, *in[0], *in[1], rows, ids)));
          },
-         [](GradContext& c) -> Grads {
-           // TF's _GatherDropNegatives: g gathered at max(ids, 0), zeros where ids < 0.
-           const TensorId ids = c.input(1), g = c.grad();
-           const TensorId clipped = c.op("Maximum", {ids, c.op("ZerosLike", {ids})});
-           const TensorId gathered = gather_rows(c, g, clipped);
-           Shape mask_shape = c.shape(ids);
-           mask_shape.resize(c.shape(gathered).size(), 1);
-           const TensorId positive = reshape(c, c.op("GreaterEqual", {ids, zero_like_scalar(c, ids)}), mask_shape);
-           return {c.op("SelectV2", {positive, gathered, c.op("ZerosLike", {gathered})}), kNoId};
-         },
+         [](GradContext& c) -> Grads { return {gather_drop_negatives(c, c.grad(), c.input(1)).gathered, kNoId}; },
          "d unsorted_segment_sum(data, ids)/ddata = g[ids] (zeros where ids < 0); None for ids",
          [](const OpInfo&, size_t input) { return input == 1; });
 
   add_op("SegmentSum",
          [](const Inputs& in, const Attrs&) {
-           const char* op = "SegmentSum";
-           expect_arity(op, in, 2);
-           const TensorValue& data = *in[0];
-           const TensorValue& seg = *in[1];
-           expect_type(op, data.dtype, TypeSet::Number, "data:T, segment_ids:Tindices -> output:T");
-           expect_index_dtype(op, seg, "Tindices", "int32, int64");
-           if (data.rank() < 1) invalid_argument(op, "input must be at least rank 1");
-           if (seg.rank() != 1) invalid_argument(op, "segment_ids should be a vector.");
-           if (seg.size() != data.shape[0])
-             invalid_argument(op, "segment_ids should be the same size as dimension 0 of input.");
-           const std::vector<int64_t> ids = ids_of(seg);
-           const int64_t rows = ids.empty() ? 0 : ids.back() + 1;
-           if (rows < 0) invalid_argument(op, "segment ids must be >= 0");
-           // TF's order of checks: each run's successor must be larger, then the run in range.
-           for (size_t i = 0; i < ids.size(); ++i) {
-             if (i + 1 < ids.size() && ids[i] == ids[i + 1]) continue;
-             if (i + 1 < ids.size() && ids[i] > ids[i + 1]) invalid_argument(op, "segment ids are not increasing");
-             if (ids[i] < 0 || ids[i] >= rows)
-               invalid_argument(op, "Segment id " + std::to_string(ids[i]) + " out of range [0, " + std::to_string(rows) +
-                                        "), possibly because 'segment_ids' input is not sorted.");
-           }
-           Shape out = data.shape;
+           expect_arity("SegmentSum", in, 2);
+           std::vector<int64_t> ids;  // read after the checks
+           const int64_t rows = sorted_segment_rows("SegmentSum", *in[0], *in[1], ids);
+           Shape out = in[0]->shape;
            out[0] = rows;
-           return one(segment_sum(data, ids, rows, std::move(out)));
+           return one(segment_sum(*in[0], ids, rows, std::move(out)));
          },
          [](GradContext& c) -> Grads { return {gather_rows(c, c.grad(), c.input(1)), kNoId}; },
          "d segment_sum(data, ids)/ddata = g[ids]; None for ids",
          [](const OpInfo&, size_t input) { return input == 1; });
+
+  const auto ids_none = [](const OpInfo&, size_t input) { return input == 1; };
+  struct Kind { const char* name; Segment kind; const char* rule; };
+  for (const Kind& k : {Kind{"Mean", Segment::Mean, "g[ids] / the size of each element's segment"},
+                        Kind{"Max", Segment::Max, "g[ids] at the elements equal to their segment's max, split among ties"},
+                        Kind{"Min", Segment::Min, "g[ids] at the elements equal to their segment's min, split among ties"},
+                        Kind{"Prod", Segment::Prod, "g[ids] times the product of the segment's other elements"}}) {
+    const std::string sorted_type = std::string("Segment") + k.name, unsorted_type = std::string("UnsortedSegment") + k.name;
+    const Segment kind = k.kind;
+    add_op(sorted_type,
+           [sorted_type, kind](const Inputs& in, const Attrs&) {
+             expect_arity(sorted_type, in, 2);
+             std::vector<int64_t> ids;  // read after the checks
+             const int64_t rows = sorted_segment_rows(sorted_type, *in[0], *in[1], ids);
+             Shape out = in[0]->shape;
+             out[0] = rows;
+             return one(segment_reduce(*in[0], ids, rows, std::move(out), kind, true));
+           },
+           [kind](GradContext& c) -> Grads {
+             if (kind == Segment::Max || kind == Segment::Min) return segment_min_max_grad(c, true);
+             if (kind == Segment::Prod) return segment_prod_grad(c, true);
+             // TF's _SegmentMeanGrad: g divided by the segment sizes, gathered back.
+             Shape ones_shape = c.shape(c.input(1));
+             ones_shape.resize(c.shape(c.input(0)).size(), 1);
+             const TensorId ones = c.constant(make_filled(c.dtype(c.grad()), ones_shape, 1.0));
+             return {gather_rows(c, c.op("RealDiv", {c.grad(), c.op("SegmentSum", {ones, c.input(1)})}), c.input(1)), kNoId};
+           },
+           std::string("d segment_") + (kind == Segment::Mean ? "mean" : kind == Segment::Max ? "max" : kind == Segment::Min ? "min" : "prod") +
+               "(data, ids)/ddata = " + k.rule + "; None for ids",
+           ids_none);
+    if (kind == Segment::Mean) continue;  // tf.math.unsorted_segment_mean is composite in TF
+    add_op(unsorted_type,
+           [unsorted_type, kind](const Inputs& in, const Attrs& a) {
+             expect_arity(unsorted_type, in, 2);
+             std::vector<int64_t> ids;  // read after the checks
+             const int64_t rows = a.get_int("num_segments");
+             Shape out = unsorted_segment_shape(unsorted_type, *in[0], *in[1], rows, ids);
+             return one(segment_reduce(*in[0], ids, rows, std::move(out), kind, false));
+           },
+           [kind](GradContext& c) -> Grads {
+             return kind == Segment::Prod ? segment_prod_grad(c, false) : segment_min_max_grad(c, false);
+           },
+           std::string("d unsorted_segment_") + (kind == Segment::Max ? "max" : kind == Segment::Min ? "min" : "prod") +
+               "(data, ids)/ddata = " + k.rule + " (zeros where ids < 0); None for ids",
+           ids_none);
+  }
 }
 
 }  // namespace ts

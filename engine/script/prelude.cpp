@@ -3083,6 +3083,32 @@ def _grad_pass_through(f):
 
 
 tf.grad_pass_through = _grad_pass_through
+
+
+def _unsorted_segment_n(data, segment_ids, num_segments):
+    # math_ops._unsorted_segment_N: each segment's size (at least 1), shaped to broadcast.
+    ones = tf.ones(tf.shape(segment_ids), dtype=data.dtype)
+    n = tf.math.unsorted_segment_sum(ones, segment_ids, num_segments)
+    n = tf.reshape(n, [num_segments] + [1] * (len(data.shape) - len(segment_ids.shape)))
+    return tf.maximum(n, 1)
+
+
+def _unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    data = tf.convert_to_tensor(data)
+    segment_ids = tf.convert_to_tensor(segment_ids)
+    n = _unsorted_segment_n(data, segment_ids, num_segments)
+    return tf.math.unsorted_segment_sum(data, segment_ids, num_segments) / n
+
+
+def _unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    data = tf.convert_to_tensor(data)
+    segment_ids = tf.convert_to_tensor(segment_ids)
+    n = _unsorted_segment_n(data, segment_ids, num_segments)
+    return tf.math.unsorted_segment_sum(data, segment_ids, num_segments) / tf.sqrt(n)
+
+
+tf.math.unsorted_segment_mean = _unsorted_segment_mean
+tf.math.unsorted_segment_sqrt_n = _unsorted_segment_sqrt_n
 tf.math.top_k = _top_k
 tf.nn.top_k = _top_k
 tf.sort = _sort

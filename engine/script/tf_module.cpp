@@ -256,6 +256,26 @@ void install_index_ops(Interpreter& in, const Modules& m) {
         return T(in2.engine().execute1("SegmentSum", {data, ids}, {}, "tf.math.segment_sum"));
       }));
 
+  for (const char* kind : {"mean", "max", "min", "prod"}) {
+    const std::string k = kind, name = "segment_" + k, qual = "tf.math." + name;
+    const std::string type = "Segment" + std::string(1, static_cast<char>(std::toupper(k[0]))) + k.substr(1);
+    put({m.math}, name, native_fn(in, qual, [name, qual, type](Interpreter& in2, CallArgs& a) {
+          Args args(in2, a, name, {"data", "segment_ids", "name"}, 2);
+          const TensorId data = arg_tensor(in2, args[0]);
+          const TensorId ids = arg_tensor(in2, args[1]);
+          return T(in2.engine().execute1(type, {data, ids}, {}, qual));
+        }));
+    if (k == "mean") continue;  // unsorted_segment_mean is the prelude's (composite in TF)
+    const std::string uname = "unsorted_" + name, uqual = "tf.math." + uname, utype = "Unsorted" + type;
+    put({m.math}, uname, native_fn(in, uqual, [uname, uqual, utype](Interpreter& in2, CallArgs& a) {
+          Args args(in2, a, uname, {"data", "segment_ids", "num_segments", "name"}, 3);
+          const TensorId data = arg_tensor(in2, args[0]);
+          const TensorId ids = arg_tensor(in2, args[1]);
+          const int64_t n = int_arg(in2, args[2], "num_segments");
+          return T(in2.engine().execute1(utype, {data, ids}, Attrs{{"num_segments", n}}, uqual));
+        }));
+  }
+
   put({m.nn}, "bias_add", native_fn(in, "tf.nn.bias_add", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "bias_add", {"value", "bias", "data_format", "name"}, 2);
         if (args.has(2)) {

@@ -220,6 +220,19 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
     avg_grad.set("orig_input_shape", Ints{2, 5, 5, 1});
     t["AvgPoolGrad"] = {{"3x3 SAME stride 2", {any({2, 3, 3, 1})}, avg_grad}};
   }
+  {
+    // Segment reductions: ids sorted (or any order, -1 dropped, for the unsorted ones);
+    // random data has no ties, so Max/Min pick one element per segment.
+    const InputSpec sorted_ids = idx({5}, {0, 0, 1, 3, 3});
+    const InputSpec unsorted_ids = idx({5}, {2, 0, -1, 2, 1});  // no empty segment (-inf for Max)
+    for (const char* k : {"Mean", "Max", "Min", "Prod"})
+      t[std::string("Segment") + k] = {{"rows into 4 segments (one empty)", {any({5, 2}), sorted_ids}, {}}};
+    for (const char* k : {"Max", "Min", "Prod"})
+      t[std::string("UnsortedSegment") + k] = {
+          {"any order, a dropped row", {any({5, 2}), unsorted_ids}, Attrs{{"num_segments", int64_t{3}}}}};
+    t["SegmentProd"].push_back({"a zero in a segment", {InputSpec{{4}, Domain::Any, true, {0.0, 1.5, -2.0, 0.7}}, idx({4}, {0, 0, 1, 1})}, {}});
+    t["SegmentProd"].push_back({"two zeros in a segment", {InputSpec{{3}, Domain::Any, true, {0.0, 0.0, 3.0}}, idx({3}, {0, 0, 0})}, {}});
+  }
   t["Roll"] = {{"shift 1 on axis 0", {any({3, 2})}, Attrs{{"shift", Ints{1}}, {"axis", Ints{0}}}},
                {"shifts on both axes, one repeated", {any({2, 3})}, Attrs{{"shift", Ints{1, -2, 4}}, {"axis", Ints{0, 1, 1}}}}};
   t["Softmax"] = {{"[2,5]", {any({2, 5})}, {}}, {"[4]", {any({4})}, {}}};

@@ -173,3 +173,34 @@ print(tape.gradient(l, a).numpy().tolist())
         "InvalidArgumentError: {{function_node __wrapped__MatrixSolve_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
         "Input matrix is not invertible. [Op:MatrixSolve] name: ");
 }
+
+TEST_CASE("segment reductions: sorted and unsorted mean, max, min, prod, sqrt_n with their gradients",
+          "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+data = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 1.0]])
+with tf.GradientTape(persistent=True) as tape:
+    m = tf.math.segment_mean(data, [0, 0, 1])
+    mx = tf.math.segment_max(data, [0, 0, 1])
+    p = tf.math.unsorted_segment_prod(data, [1, -1, 1], 3)
+    um = tf.math.unsorted_segment_mean(data, [1, 0, 1], 2)
+    us = tf.math.unsorted_segment_sqrt_n(data, [1, 0, 1], 2)
+    umin = tf.math.unsorted_segment_min(data, [1, 0, 1], 3)
+print(m.numpy().tolist(), tape.gradient(m, data).numpy().tolist())
+print(mx.numpy().tolist(), tape.gradient(mx, data).numpy().tolist())
+print(p.numpy().tolist(), tape.gradient(p, data).numpy().tolist())
+print(um.numpy().tolist(), tape.gradient(um, data).numpy().tolist())
+print(us.numpy().tolist())
+print(umin.numpy().tolist())
+print(tf.math.segment_max([1, 5, 2], [0, 0, 2]).numpy().tolist())
+)") == Lines{"[[2.0, 3.0], [5.0, 1.0]] [[0.5, 0.5], [0.5, 0.5], [1.0, 1.0]]",
+               "[[3.0, 4.0], [5.0, 1.0]] [[0.0, 0.0], [1.0, 1.0], [1.0, 1.0]]",
+               // row 1 is dropped (id -1); the empty segments are 1
+               "[[1.0, 1.0], [5.0, 2.0], [1.0, 1.0]] [[5.0, 1.0], [0.0, 0.0], [1.0, 2.0]]",
+               "[[3.0, 4.0], [3.0, 1.5]] [[0.5, 0.5], [1.0, 1.0], [0.5, 0.5]]",
+               "[[3.0, 4.0], [4.242640972137451, 2.1213204860687256]]",
+               // an empty unsorted segment's min is the dtype's largest value
+               "[[3.0, 4.0], [1.0, 1.0], [3.4028234663852886e+38, 3.4028234663852886e+38]]", "[5, 0, 2]"});
+  CHECK(error_of("import tensorflow as tf\ntf.math.segment_mean([1.0, 2.0], [1, 0])\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__SegmentMean_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "segment ids are not increasing [Op:SegmentMean] name: ");
+}
