@@ -314,9 +314,124 @@ Grads segment_prod_grad(GradContext& c, bool sorted) {
   return {c.op("Mul", {spread(c, g, sorted), partial}), kNoId};
 }
 
+// GatherV2 (tf.gather): slices of params along `axis` picked by indices, batch_dims
+// leading dims shared by params and indices. Errors as gather_op.cc's.
+TensorValue gather_v2(const TensorValue& params, const TensorValue& indices, const Attrs& attrs) {
+  constexpr std::string_view op = "GatherV2";
+  expect_index_dtype(op, indices, "Tindices", "int16, int32, int64");
+  const int64_t rank = params.rank();
+  const int64_t given_axis = attrs.get_int("axis"), given_batch = attrs.get_int("batch_dims");
+  const int64_t axis = given_axis < 0 ? given_axis + rank : given_axis;
+  if (axis < 0 || axis >= rank)
+    invalid_argument(op, "Expected axis in the range [" + std::to_string(-rank) + ", " + std::to_string(rank) +
+                             "), but got " + std::to_string(given_axis));
+  const int64_t batch = given_batch < 0 ? given_batch + indices.rank() : given_batch;
+  if (batch < 0 || batch > indices.rank())
+    invalid_argument(op, "Expected batch_dims in the range [" + std::to_string(-indices.rank()) + ", " +
+                             std::to_string(indices.rank()) + "], but got " + std::to_string(given_batch));
+  if (batch > axis)
+    invalid_argument(op, "batch_dims (" + std::to_string(batch) + ") must be less than or equal to axis (" +
+                             std::to_string(axis) + ").");
+  for (int64_t d = 0; d < batch; ++d)
+    if (params.shape[static_cast<size_t>(d)] != indices.shape[static_cast<size_t>(d)])
+      invalid_argument(op, "params.shape[" + std::to_string(d) + "]: " + std::to_string(params.shape[static_cast<size_t>(d)]) +
+                               " should be equal to indices.shape[" + std::to_string(d) +
+                               "]: " + std::to_string(indices.shape[static_cast<size_t>(d)]));
+  // Seen as params [B, O, P, I] and indices [B, N]: B batch, O outer, P the axis, I inner.
+  int64_t b = 1, o = 1, inner = 1, n = 1;
+  for (int64_t d = 0; d < batch; ++d) b *= params.shape[static_cast<size_t>(d)];
+  for (int64_t d = batch; d < axis; ++d) o *= params.shape[static_cast<size_t>(d)];
+  for (int64_t d = axis + 1; d < rank; ++d) inner *= params.shape[static_cast<size_t>(d)];
+  for (int64_t d = batch; d < indices.rank(); ++d) n *= indices.shape[static_cast<size_t>(d)];
+  const int64_t p = params.shape[static_cast<size_t>(axis)];
+  Shape out(params.shape.begin(), params.shape.begin() + axis);
+  out.insert(out.end(), indices.shape.begin() + batch, indices.shape.end());
+  out.insert(out.end(), params.shape.begin() + axis + 1, params.shape.end());
+  check_output_shape(op, out);
+  const std::vector<int64_t> ids = ids_of(indices);
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] < 0 || ids[i] >= p)
+      invalid_argument(op, "indices" + slice_debug(indices.shape, static_cast<int64_t>(i)) + " = " +
+                               std::to_string(ids[i]) + " is not in [0, " + std::to_string(p) + ")");
+  TensorValue r;
+  r.dtype = params.dtype;
+  r.shape = out;
+  const int64_t total = num_elements(out);
+  const bool strings = params.dtype == DType::String;
+  if (strings) r.strings.resize(static_cast<size_t>(total));
+  else r.data.resize(total);
+  int64_t k = 0;
+  for (int64_t bi = 0; bi < b; ++bi)
+    for (int64_t oi = 0; oi < o; ++oi)
+      for (int64_t ni = 0; ni < n; ++ni) {
+        const int64_t src = ((bi * o + oi) * p + ids[static_cast<size_t>(bi * n + ni)]) * inner;
+        for (int64_t ii = 0; ii < inner; ++ii, ++k) {
+          if (strings) r.strings[static_cast<size_t>(k)] = params.strings[static_cast<size_t>(src + ii)];
+          else r.data[k] = params.data[src + ii];
+        }
+      }
+  return r;
+}
+
 }  // namespace
 
 void register_scatter_ops() {
+  add_op("GatherV2",
+         [](const Inputs& in, const Attrs& a) {
+           expect_arity("GatherV2", in, 2);
+           return one(gather_v2(*in[0], *in[1], a));
+         },
+         [](GradContext& c) -> Grads {
+           // TF's _GatherV2Grad, dense: the gradient's slices summed (UnsortedSegmentSum)
+           // into the rows they were gathered from, with the axis moved first and back.
+           // (Along axis 0 TF returns it as IndexedSlices; the script layer shows that.)
+           const TensorId params = c.input(0);
+           return {if_needed(c, 0, [&] {
+                     const Shape& ps = c.shape(params);
+                     const TensorValue& idx = c.value(c.input(1));
+                     const int64_t rank = static_cast<int64_t>(ps.size());
+                     int64_t axis = c.attrs().get_int("axis");
+                     if (axis < 0) axis += rank;
+                     int64_t batch = c.attrs().get_int("batch_dims");
+                     if (batch < 0) batch += idx.rank();
+                     int64_t b = 1, n = 1;
+                     for (int64_t d = 0; d < batch; ++d) b *= ps[static_cast<size_t>(d)];
+                     for (int64_t d = batch; d < idx.rank(); ++d) n *= idx.shape[static_cast<size_t>(d)];
+                     const int64_t p = ps[static_cast<size_t>(axis)];
+                     // grad as [B, O..., N, I...] -> [B, N, O..., I...] -> [B*N, O..., I...]
+                     Shape values_shape(ps.begin(), ps.begin() + axis);
+                     values_shape.push_back(n);
+                     values_shape.insert(values_shape.end(), ps.begin() + axis + 1, ps.end());
+                     const TensorId values = reshape(c, c.grad(), values_shape);
+                     std::vector<int64_t> perm;
+                     for (int64_t d = 0; d < batch; ++d) perm.push_back(d);
+                     perm.push_back(axis);
+                     for (int64_t d = batch; d < axis; ++d) perm.push_back(d);
+                     for (int64_t d = axis + 1; d < static_cast<int64_t>(values_shape.size()); ++d) perm.push_back(d);
+                     const TensorId moved = c.op("Transpose", {values}, Attrs{{"perm", perm}});
+                     Shape flat{b * n};
+                     for (size_t d = static_cast<size_t>(batch) + 1; d < perm.size(); ++d)
+                       flat.push_back(values_shape[static_cast<size_t>(perm[d])]);
+                     Eigen::ArrayXd seg(b * n);
+                     for (int64_t bi = 0; bi < b; ++bi)
+                       for (int64_t ni = 0; ni < n; ++ni) seg[bi * n + ni] = static_cast<double>(bi * p) + idx.data[bi * n + ni];
+                     const TensorId ids = c.constant(make_tensor(DType::Int64, {b * n}, std::move(seg)));
+                     const TensorId summed = c.op("UnsortedSegmentSum", {reshape(c, moved, flat), ids},
+                                                  Attrs{{"num_segments", b * p}});
+                     // [B*P, O..., I...] -> [B..., P, O..., I...] -> params' order
+                     Shape grouped(ps.begin(), ps.begin() + batch);
+                     grouped.push_back(p);
+                     for (size_t d = 1; d < flat.size(); ++d) grouped.push_back(flat[d]);
+                     std::vector<int64_t> back(perm.size());
+                     for (size_t i = 0; i < perm.size(); ++i) back[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+                     return c.op("Transpose", {reshape(c, summed, grouped)}, Attrs{{"perm", back}});
+                   }),
+                   kNoId};
+         },
+         "d gather(p, i)/dp = g's slices summed into the rows of p they came from; None for i",
+         [](const OpInfo&, size_t input) { return input == 1; });
+
+
   add_op("GatherNd",
          [](const Inputs& in, const Attrs&) {
            expect_arity("GatherNd", in, 2);

@@ -424,79 +424,43 @@ void install_math(Interpreter& in, const Modules& m) {
   put({m.tf, m.math}, "reduce_prod", reduction(in, "tf.reduce_prod", "Prod"));
   put({m.math}, "reduce_euclidean_norm", reduction(in, "tf.math.reduce_euclidean_norm", "EuclideanNorm"));
 
-  // tf.gather: the slices along `axis` (Unpack) picked and stacked again (Pack). Along an
-  // axis given as 0 (or none), the gradient comes back as TF's IndexedSlices (see
-  // sparse_gradients); along any other, even -1 of a vector, as a dense tensor.
+  // tf.gather: TF's GatherV2 op. Along an axis given as 0 (or none), without batch_dims,
+  // the gradient comes back as TF's IndexedSlices (see sparse_gradients); along any
+  // other, even -1 of a vector, as a dense tensor.
   const Value gather = native_fn(in, "tf.gather", [](Interpreter& in2, CallArgs& a) {
     Args args(in2, a, "gather", {"params", "indices", "validate_indices", "axis", "batch_dims", "name"}, 2);
     Engine& e = in2.engine();
     const TensorId params = arg_tensor(in2, args[0]);
     const Shape ps = e.value(params).shape;
-    const int64_t rank = static_cast<int64_t>(ps.size());
-    int64_t axis = args.has(3) ? int_arg(in2, args[3], "axis") : 0;
-    const bool axis_given_zero = axis == 0;  // _GatherV2Grad's axis_static == 0, before normalising
-    if (args.has(4) && int_arg(in2, args[4], "batch_dims") != 0)
-      in2.raise("ValueError", "tf.gather with batch_dims is not supported in tape scripts");
-    if (axis < 0) axis += rank;
-    if (rank == 0 || axis < 0 || axis >= rank)
-      in2.raise("InvalidArgumentError", "Expected axis in the range [" + std::to_string(-rank) + ", " + std::to_string(rank) +
-                                            "), but got " + std::to_string(args.has(3) ? int_arg(in2, args[3], "axis") : 0) +
-                                            " [Op:GatherV2]");
+    // _GatherV2Grad's axis_static == 0, before normalising: its gradient is IndexedSlices.
+    const bool axis_given_zero = !args.has(3) || int_arg(in2, args[3], "axis") == 0;
     const TensorValue idx = is_arrayish(args[1]) ? peek_value(in2, args[1])
                                                  : python_to_value(in2, args[1], std::nullopt, DTypeFlavor::Tf).value;
     if (!is_integer(idx.dtype))
       in2.raise("TypeError", "Value passed to parameter 'indices' has DataType " + std::string(dtype_name(idx.dtype)) +
                                  " not in list of allowed values: int16, int32, int64");
-    const int64_t n = ps[static_cast<size_t>(axis)];
-    const std::vector<TensorId> parts =
-        n > 0 ? e.execute("Unpack", {params}, Attrs{{"axis", axis}, {"num", n}}, "tf.gather") : std::vector<TensorId>{};
-    std::vector<TensorId> picked;
-    for (Eigen::Index i = 0; i < idx.data.size(); ++i) {
-      const int64_t k = static_cast<int64_t>(idx.data[i]);
-      if (k < 0 || k >= n) {
-        // The kernel's SliceDebugString: "[1,0]" (nothing for a scalar index).
-        std::string where;
-        int64_t rest = i;
-        for (int64_t st : strides_of(idx.shape)) {
-          where += (where.empty() ? "[" : ",") + std::to_string(rest / st);
-          rest %= st;
-        }
-        if (!where.empty()) where += "]";
-        // Along axis 0 a variable's gather is its sparse_read: a ResourceGather.
-        const char* op = args[0].kind == VKind::Variable && axis_given_zero ? "ResourceGather" : "GatherV2";
-        in2.raise("InvalidArgumentError", "indices" + where + " = " + std::to_string(k) + " is not in [0, " +
-                                              std::to_string(n) + ") [Op:" + op + "]");
-      }
-      picked.push_back(parts[static_cast<size_t>(k)]);
-    }
-    Shape out(ps.begin(), ps.begin() + axis);
-    out.insert(out.end(), idx.shape.begin(), idx.shape.end());
-    out.insert(out.end(), ps.begin() + axis + 1, ps.end());
+    const TensorId indices = is_arrayish(args[1]) ? arg_tensor(in2, args[1]) : e.constant(idx, "tf.gather");
+    const int64_t batch_dims = args.has(4) ? int_arg(in2, args[4], "batch_dims") : 0;
+    // array_ops.gather: axis defaults to batch_dims.
+    const int64_t given_axis = args.has(3) ? int_arg(in2, args[3], "axis") : batch_dims;
     TensorId result;
-    OpId gather_op = kNoId;  // the op whose gradient reaches params (IndexedSlices along axis 0)
-    if (picked.empty()) {
-      // No index: an empty slice of params, still connected to it as TF's GatherV2 is.
-      std::vector<int64_t> size(ps.begin(), ps.end());
-      size[static_cast<size_t>(axis)] = 0;
-      const TensorId sl = e.execute1("Slice", {params}, Attrs{{"begin", std::vector<int64_t>(ps.size(), 0)}, {"size", size}},
-                                     "tf.gather");
-      gather_op = e.tensor(sl).producer;
-      result = e.value(sl).shape == out ? sl : e.execute1("Reshape", {sl}, Attrs{{"shape", out}}, "tf.gather");
-    } else if (idx.rank() == 0) {
-      result = e.execute1("Identity", {picked[0]}, {}, "tf.gather");
-    } else {
-      const TensorId stacked = e.execute1("Pack", picked, Attrs{{"axis", axis}}, "tf.gather");
-      result = e.value(stacked).shape == out ? stacked
-                                             : e.execute1("Reshape", {stacked}, Attrs{{"shape", out}}, "tf.gather");
+    try {
+      result = e.execute1("GatherV2", {params, indices}, Attrs{{"axis", given_axis}, {"batch_dims", batch_dims}}, "tf.gather");
+    } catch (const TfError& err) {
+      // Along axis 0 a variable's gather is its sparse_read: a ResourceGather.
+      std::string msg = err.what();
+      if (args[0].kind == VKind::Variable && axis_given_zero && batch_dims == 0)
+        for (size_t at = msg.find("GatherV2"); at != std::string::npos; at = msg.find("GatherV2", at + 14))
+          msg.replace(at, 8, "ResourceGather");
+      throw TfError(err.type(), msg);
     }
-    if (gather_op == kNoId) gather_op = e.tensor(parts[0]).producer;
-    if (axis_given_zero) {
+    if (axis_given_zero && batch_dims == 0) {
       ModuleState::Gather g;
       g.params = params;
       g.root = e.tensor(result).producer;
       g.indices = idx;
       g.params_shape = ps;
-      module_state(in2)->gathers[gather_op] = std::move(g);
+      module_state(in2)->gathers[g.root] = std::move(g);
     }
     return T(result);
   });

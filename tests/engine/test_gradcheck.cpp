@@ -233,6 +233,13 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
     t["SegmentProd"].push_back({"a zero in a segment", {InputSpec{{4}, Domain::Any, true, {0.0, 1.5, -2.0, 0.7}}, idx({4}, {0, 0, 1, 1})}, {}});
     t["SegmentProd"].push_back({"two zeros in a segment", {InputSpec{{3}, Domain::Any, true, {0.0, 0.0, 3.0}}, idx({3}, {0, 0, 0})}, {}});
   }
+  t["GatherV2"] = {{"axis 0, repeated rows", {any({4, 2}), idx({3}, {2, 0, 2})}, {}},
+                   {"axis 1, a matrix of indices", {any({2, 3, 2}), idx({2, 2}, {1, 0, 2, 2})}, Attrs{{"axis", int64_t{1}}}},
+                   {"scalar index", {any({3, 2}), idx({}, {1})}, {}},
+                   {"batch_dims 1, axis 1", {any({2, 3}), idx({2, 2}, {2, 0, 1, 1})},
+                    Attrs{{"axis", int64_t{1}}, {"batch_dims", int64_t{1}}}},
+                   {"batch_dims 1, axis 2", {any({2, 2, 3}), idx({2, 1}, {2, 0})},
+                    Attrs{{"axis", int64_t{2}}, {"batch_dims", int64_t{1}}}}};
   t["Roll"] = {{"shift 1 on axis 0", {any({3, 2})}, Attrs{{"shift", Ints{1}}, {"axis", Ints{0}}}},
                {"shifts on both axes, one repeated", {any({2, 3})}, Attrs{{"shift", Ints{1, -2, 4}}, {"axis", Ints{0, 1, 1}}}}};
   t["Softmax"] = {{"[2,5]", {any({2, 5})}, {}}, {"[4]", {any({4})}, {}}};

@@ -204,3 +204,22 @@ print(tf.math.segment_max([1, 5, 2], [0, 0, 2]).numpy().tolist())
         "InvalidArgumentError: {{function_node __wrapped__SegmentMean_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
         "segment ids are not increasing [Op:SegmentMean] name: ");
 }
+
+TEST_CASE("tf.gather is TF's GatherV2 op, batch_dims included", "[math-library]") {
+  ts::RunResult r = ts::run_script(R"(import tensorflow as tf
+params = tf.constant([[1., 2., 3.], [4., 5., 6.]])
+with tf.GradientTape() as tape:
+    tape.watch(params)
+    y = tf.gather(params, [[2, 0], [1, 1]], batch_dims=1)
+print(y.numpy().tolist(), tape.gradient(y, params).numpy().tolist())
+)", "t.py");
+  REQUIRE_FALSE(r.error);
+  CHECK(r.output_lines() == Lines{"[[3.0, 1.0], [5.0, 5.0]] [[1.0, 0.0, 1.0], [0.0, 2.0, 0.0]]"});
+  std::vector<std::string> forward;
+  for (size_t i = 0; i < r.log().ops.size(); ++i)
+    if (r.log().ops[i].grad_call == ts::kNoId && r.log().ops[i].label == "tf.gather") forward.push_back(r.log().ops[i].type);
+  CHECK(forward == std::vector<std::string>{"GatherV2"});
+  CHECK(error_of("import tensorflow as tf\ntf.gather([[1.0]], [[0]], axis=0, batch_dims=1)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__GatherV2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "batch_dims (1) must be less than or equal to axis (0). [Op:GatherV2] name: ");
+}
