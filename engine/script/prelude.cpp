@@ -959,6 +959,257 @@ class GlobalMaxPooling2D(GlobalAveragePooling2D):
         return tf.reduce_max(inputs, axis=[1, 2], keepdims=self.keepdims)
 
 
+class Embedding(Layer):
+    # Keras 3.7: ops.take(embeddings, ids, axis=0), i.e. TF's gather of the read
+    # variable (an IndexedSlices gradient); float ids are cast to int32.
+    __module__ = 'keras.src.layers.core.embedding'
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer='uniform', embeddings_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, weights=None, lora_rank=None, **kwargs):
+        input_length = kwargs.pop('input_length', None)
+        if input_length is not None:
+            _ts_warn('UserWarning', "Argument `input_length` is deprecated. Just remove it.")
+        super().__init__(**kwargs)
+        self.input_dim = input_dim
+        self.output_dim = output_dim
+        self.embeddings_initializer = _ts_initializer_get(embeddings_initializer)
+        self.mask_zero = mask_zero
+        self._ts_autocast = False
+
+    def build(self, input_shape=None):
+        if self.built:
+            return
+        self._embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
+                                           initializer=self.embeddings_initializer, name='embeddings')
+        self.built = True
+
+    @property
+    def embeddings(self):
+        return self._embeddings
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape) + (self.output_dim,)
+
+    def call(self, inputs):
+        if inputs.dtype != tf.int32 and inputs.dtype != tf.int64:
+            inputs = tf.cast(inputs, tf.int32)
+        x = tf.convert_to_tensor(self.embeddings)
+        indices = tf.where(inputs < 0, inputs + tf.cast(tf.shape(x)[0], inputs.dtype), inputs)
+        return tf.cast(tf.gather(x, indices, axis=0), self.compute_dtype)
+
+
+def _ts_norm_axes(axis):
+    if isinstance(axis, (list, tuple)):
+        return list(axis)
+    if isinstance(axis, int):
+        return axis
+    raise TypeError("Expected an int or a list/tuple of ints for the argument 'axis', but received: %r" % (axis,))
+
+
+class LayerNormalization(Layer):
+    # Keras 3.7: ops.moments over `axis` (tf.nn.moments), then
+    # x * (rsqrt(var + eps) * gamma) + (beta - mean * rsqrt(var + eps) * gamma).
+    __module__ = 'keras.src.layers.normalization.layer_normalization'
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False, beta_initializer='zeros',
+                 gamma_initializer='ones', beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = _ts_norm_axes(axis)
+        self.epsilon = epsilon
+        self.center = center
+        self.scale = scale
+        self.rms_scaling = rms_scaling
+        self.beta_initializer = _ts_initializer_get(beta_initializer)
+        self.gamma_initializer = _ts_initializer_get(gamma_initializer)
+        self._ts_autocast = False
+
+    def build(self, input_shape):
+        if isinstance(self.axis, list):
+            shape = tuple([input_shape[dim] for dim in self.axis])
+        else:
+            shape = (input_shape[self.axis],)
+            self.axis = [self.axis]
+        if self.scale or self.rms_scaling:
+            self.gamma = self.add_weight(name='gamma', shape=shape, initializer=self.gamma_initializer, autocast=False)
+        else:
+            self.gamma = None
+        if self.center and not self.rms_scaling:
+            self.beta = self.add_weight(name='beta', shape=shape, initializer=self.beta_initializer, autocast=False)
+        else:
+            self.beta = None
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def call(self, inputs):
+        input_shape = inputs.shape
+        ndims = len(input_shape)
+        broadcast_shape = [1] * ndims
+        for dim in self.axis:
+            broadcast_shape[dim] = input_shape[dim]
+
+        def _broadcast(v):
+            if v is not None and len(v.shape) != ndims and self.axis != [ndims - 1]:
+                return tf.reshape(v, broadcast_shape)
+            return v
+
+        if not inputs.dtype.is_floating or inputs.dtype == tf.float16:
+            inputs = tf.cast(inputs, tf.float32)
+        if self.rms_scaling:
+            variance = tf.math.reduce_variance(inputs, axis=self.axis, keepdims=True)
+            inv = tf.math.rsqrt(variance + self.epsilon)
+            outputs = inputs * inv * tf.cast(_broadcast(self.gamma), inputs.dtype)
+        else:
+            mean, variance = tf.nn.moments(inputs, axes=self.axis, keepdims=True)
+            gamma, beta = _broadcast(self.gamma), _broadcast(self.beta)
+            inv = tf.math.rsqrt(variance + self.epsilon)
+            if gamma is not None:
+                inv = inv * tf.cast(gamma, inputs.dtype)
+            res = -mean * inv
+            if beta is not None:
+                res = res + tf.cast(beta, inputs.dtype)
+            outputs = inputs * inv + res
+        return tf.cast(outputs, self.compute_dtype)
+
+
+def _batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    # nn_impl.batch_normalization
+    inv = tf.math.rsqrt(variance + variance_epsilon)
+    if scale is not None:
+        inv = inv * scale
+    return x * tf.cast(inv, x.dtype) + tf.cast(offset - mean * inv if offset is not None else -mean * inv, x.dtype)
+
+
+class BatchNormalization(Layer):
+    # Keras 3.7: in training, the batch's moments normalize and the moving statistics
+    # are assigned (momentum); otherwise the moving statistics normalize.
+    __module__ = 'keras.src.layers.normalization.batch_normalization'
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer='zeros',
+                 gamma_initializer='ones', moving_mean_initializer='zeros', moving_variance_initializer='ones',
+                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 synchronized=False, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = int(axis)
+        self.momentum = float(momentum)
+        self.epsilon = float(epsilon)
+        self.center = center
+        self.scale = scale
+        self.beta_initializer = _ts_initializer_get(beta_initializer)
+        self.gamma_initializer = _ts_initializer_get(gamma_initializer)
+        self.moving_mean_initializer = _ts_initializer_get(moving_mean_initializer)
+        self.moving_variance_initializer = _ts_initializer_get(moving_variance_initializer)
+        self._ts_autocast = False
+
+    def build(self, input_shape):
+        shape = (input_shape[self.axis],)
+        if self.scale:
+            self.gamma = self.add_weight(shape=shape, name='gamma', initializer=self.gamma_initializer, autocast=False)
+        if self.center:
+            self.beta = self.add_weight(shape=shape, name='beta', initializer=self.beta_initializer, autocast=False)
+        self.moving_mean = self.add_weight(shape=shape, name='moving_mean', initializer=self.moving_mean_initializer,
+                                           trainable=False, autocast=False)
+        self.moving_variance = self.add_weight(shape=shape, name='moving_variance',
+                                               initializer=self.moving_variance_initializer, trainable=False,
+                                               autocast=False)
+        self._ts_ndim = len(input_shape)
+        self._ts_axes = {self.axis: input_shape[self.axis]}
+        reduction_axes = list(range(len(input_shape)))
+        del reduction_axes[self.axis]
+        self._reduction_axes = reduction_axes
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def call(self, inputs, training=None, mask=None):
+        if not inputs.dtype.is_floating or inputs.dtype == tf.float16:
+            inputs = tf.cast(inputs, tf.float32)
+        moving_mean = tf.cast(self.moving_mean, inputs.dtype)
+        moving_variance = tf.cast(self.moving_variance, inputs.dtype)
+        if training and self.trainable:
+            mean, variance = tf.nn.moments(inputs, axes=self._reduction_axes, keepdims=False)
+            self.moving_mean.assign(moving_mean * self.momentum + mean * (1.0 - self.momentum))
+            self.moving_variance.assign(moving_variance * self.momentum + variance * (1.0 - self.momentum))
+        else:
+            mean = moving_mean
+            variance = moving_variance
+        gamma = tf.cast(self.gamma, inputs.dtype) if self.scale else None
+        beta = tf.cast(self.beta, inputs.dtype) if self.center else None
+        axis = self.axis
+        if axis != -1:
+            shape = [1] * len(inputs.shape)
+            shape[axis] = mean.shape[0]
+            mean = tf.reshape(mean, shape)
+            variance = tf.reshape(variance, shape)
+            if beta is not None:
+                beta = tf.reshape(beta, shape)
+            if gamma is not None:
+                gamma = tf.reshape(gamma, shape)
+        outputs = _batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
+        return tf.cast(outputs, self.compute_dtype)
+
+
+class _ts_Merge(Layer):
+    # Keras 3.7's Merge layers: a list of inputs combined pairwise, in order.
+    def _ts_combine(self, a, b):
+        raise NotImplementedError
+
+    def call(self, inputs):
+        if not isinstance(inputs, (list, tuple)):
+            raise ValueError(f"A merge layer should be called on a list of inputs. Received: inputs={inputs} (not a list of tensors)")
+        output = inputs[0]
+        for i in range(1, len(inputs)):
+            output = self._ts_combine(output, inputs[i])
+        return output
+
+
+class Add(_ts_Merge):
+    __module__ = 'keras.src.layers.merging.add'
+
+    def _ts_combine(self, a, b):
+        return tf.add(a, b)
+
+
+class Subtract(_ts_Merge):
+    __module__ = 'keras.src.layers.merging.subtract'
+
+    def call(self, inputs):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
+            raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: inputs={inputs}")
+        return tf.subtract(inputs[0], inputs[1])
+
+
+class Multiply(_ts_Merge):
+    __module__ = 'keras.src.layers.merging.multiply'
+
+    def _ts_combine(self, a, b):
+        return tf.multiply(a, b)
+
+
+class Average(_ts_Merge):
+    __module__ = 'keras.src.layers.merging.average'
+
+    def call(self, inputs):
+        output = inputs[0]
+        for i in range(1, len(inputs)):
+            output = tf.add(output, inputs[i])
+        return output / len(inputs)
+
+
+class Concatenate(Layer):
+    __module__ = 'keras.src.layers.merging.concatenate'
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def call(self, inputs):
+        return tf.concat(inputs, axis=self.axis)
+
+
 class Dropout(Layer):
     __module__ = 'keras.src.layers.regularization.dropout'
 
@@ -1008,6 +1259,14 @@ class ReLU(Layer):
 layers.Layer = Layer
 layers.Dense = Dense
 layers.Flatten = Flatten
+layers.Embedding = Embedding
+layers.LayerNormalization = LayerNormalization
+layers.BatchNormalization = BatchNormalization
+layers.Add = Add
+layers.Subtract = Subtract
+layers.Multiply = Multiply
+layers.Average = Average
+layers.Concatenate = Concatenate
 layers.Conv2D = Conv2D
 layers.Convolution2D = Conv2D
 layers.MaxPooling2D = MaxPooling2D
@@ -3083,6 +3342,7 @@ def _grad_pass_through(f):
 
 
 tf.grad_pass_through = _grad_pass_through
+tf.nn.batch_normalization = _batch_normalization
 
 
 def _unsorted_segment_n(data, segment_ids, num_segments):

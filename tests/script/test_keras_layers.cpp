@@ -1,0 +1,50 @@
+// Keras 3.7 layers beyond Dense: Embedding, LayerNormalization, BatchNormalization and the
+// merging layers, as a custom training loop under a GradientTape uses them.
+#include "script_test_util.h"
+
+TEST_CASE("Keras Embedding: a gather of its table, whose gradient is IndexedSlices", "[keras]") {
+  CHECK(out(R"(import tensorflow as tf
+emb = tf.keras.layers.Embedding(5, 2, embeddings_initializer='ones')
+with tf.GradientTape() as tape:
+    e = emb(tf.constant([[1, 3], [3, 0]]))
+    loss = tf.reduce_sum(e * [1.0, 2.0])
+g = tape.gradient(loss, emb.embeddings)
+print(e.shape, [w.path for w in emb.weights], type(g).__name__)
+print(g.indices.numpy().tolist(), tf.convert_to_tensor(g).numpy().tolist())
+print(emb(tf.constant([1.0, 2.0])).shape)
+)") == Lines{"(2, 2, 2) ['embedding/embeddings'] IndexedSlices",
+               "[1, 3, 3, 0] [[1.0, 2.0], [1.0, 2.0], [0.0, 0.0], [2.0, 4.0], [0.0, 0.0]]", "(2, 2)"});
+}
+
+TEST_CASE("Keras LayerNormalization and BatchNormalization: values, weights, moving statistics", "[keras]") {
+  CHECK(out(R"(import tensorflow as tf
+ln = tf.keras.layers.LayerNormalization()
+bn = tf.keras.layers.BatchNormalization()
+with tf.GradientTape(persistent=True) as tape:
+    l = ln(tf.constant([[1.0, 2.0, 3.0], [2.0, 2.0, 5.0]]))
+    b = bn(tf.constant([[1.0, 2.0], [3.0, 6.0]]), training=True)
+    loss = tf.reduce_sum(b * [[1.0, 2.0], [3.0, 4.0]])
+print(l.numpy().tolist())
+print(b.numpy().tolist())
+print(bn.moving_mean.numpy().tolist(), bn.moving_variance.numpy().tolist())
+print([v.name for v in bn.weights], [v.name for v in bn.trainable_weights])
+print(tape.gradient(loss, bn.gamma).numpy().tolist(), tape.gradient(loss, bn.beta).numpy().tolist())
+print(bn(tf.constant([[1.0, 2.0]])).numpy().tolist())
+)") == Lines{"[[-1.2238273620605469, 0.0, 1.2238273620605469], [-0.7069300413131714, -0.7069300413131714, 1.4138603210449219]]",
+               "[[-0.9995003342628479, -0.999875009059906], [0.9995003938674927, 0.9998749494552612]]",
+               "[0.019999999552965164, 0.03999999910593033] [1.0, 1.0299999713897705]",
+               "['gamma', 'beta', 'moving_mean', 'moving_variance'] ['gamma', 'beta']",
+               "[1.9990006685256958, 1.999750018119812] [4.0, 6.0]",
+               // inference: the moving statistics normalize
+               "[[0.9795103073120117, 1.9303085803985596]]"});
+}
+
+TEST_CASE("Keras merging layers: Concatenate, Add, Subtract, Multiply, Average", "[keras]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.ones([2, 2])
+y = tf.fill([2, 2], 3.0)
+print(tf.keras.layers.Concatenate()([x, y]).shape, tf.keras.layers.Concatenate(axis=0)([x, y]).shape)
+print(tf.keras.layers.Add()([x, y, y]).numpy().tolist(), tf.keras.layers.Subtract()([x, y]).numpy()[0].tolist())
+print(tf.keras.layers.Multiply()([y, y]).numpy()[0].tolist(), tf.keras.layers.Average()([x, y]).numpy()[0].tolist())
+)") == Lines{"(2, 4) (4, 2)", "[[7.0, 7.0], [7.0, 7.0]] [-2.0, -2.0]", "[9.0, 9.0] [2.0, 2.0]"});
+}
