@@ -44,7 +44,8 @@ bool same_padding(std::string_view op, const Attrs& attrs) {
 
 }  // namespace
 
-ConvGeometry conv_geometry(std::string_view op, const Shape& input, const Shape& filter, const Attrs& attrs) {
+ConvGeometry conv_geometry(std::string_view op, const Shape& input, const Shape& filter, const Attrs& attrs,
+                           bool depthwise) {
   if (input.size() != 4) invalid_argument(op, "input must be 4-dimensional" + shape_list_str(input));
   if (filter.size() != 4) invalid_argument(op, "filter must be 4-dimensional: " + shape_list_str(filter));
   ConvGeometry g;
@@ -55,7 +56,13 @@ ConvGeometry conv_geometry(std::string_view op, const Shape& input, const Shape&
   g.k_h = filter[0];
   g.k_w = filter[1];
   g.out_c = filter[3];
-  if (filter[2] <= 0 || g.in_c % filter[2] != 0)
+  if (depthwise) {
+    if (filter[2] != g.in_c)
+      invalid_argument(op, "input and filter must have the same depth: " + std::to_string(g.in_c) + " vs " +
+                               std::to_string(filter[2]));
+    g.multiplier = filter[3];
+    g.out_c = g.in_c * g.multiplier;
+  } else if (filter[2] <= 0 || g.in_c % filter[2] != 0)
     invalid_argument(op, "input depth must be evenly divisible by filter depth: " + std::to_string(g.in_c) + " vs " +
                              std::to_string(filter[2]));
   if (filter[2] != g.in_c)

@@ -2347,6 +2347,21 @@ void install_conv(Interpreter& in, const Modules& m) {
                     {"dilations", nhwc_sequence(in2, args.get(5, Value::none()), "dilations")}};
         return T(in2.engine().execute1("Conv2D", {xw[0], xw[1]}, attrs, "tf.nn.conv2d"));
       }));
+  // nn_impl.depthwise_conv2d: DepthwiseConv2dNative (TF wraps a dilated one in
+  // SpaceToBatchND; here the op takes the dilations, to the same values).
+  put({m.nn}, "depthwise_conv2d", native_fn(in, "tf.nn.depthwise_conv2d", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "depthwise_conv2d", {"input", "filter", "strides", "padding", "data_format", "dilations", "name"}, 4);
+        const std::vector<TensorId> xw = convert_together(in2, {&args[0], &args[1]});
+        const std::vector<int64_t> strides = nhwc_sequence(in2, args[2], "strides");
+        if (strides[1] != strides[2])
+          in2.raise("ValueError", "Current implementation only supports equal length strides in the row and column "
+                                  "dimensions.");
+        Attrs attrs{{"strides", strides},
+                    {"padding", nhwc_padding(in2, args[3], args.get(4, Value::none()))},
+                    {"dilations", nhwc_sequence(in2, args.get(5, Value::none()), "dilations")}};
+        return T(in2.engine().execute1("DepthwiseConv2dNative", {xw[0], xw[1]}, attrs, "tf.nn.depthwise_conv2d"));
+      }));
+
   // nn_ops.convolution_v2 for 2-D inputs (a dilated one runs Conv2D with its dilations;
   // TF goes through SpaceToBatchND there, to the same values).
   put({m.nn}, "convolution", native_fn(in, "tf.nn.convolution", [](Interpreter& in2, CallArgs& a) {

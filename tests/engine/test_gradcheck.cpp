@@ -206,6 +206,13 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
     f_sizes.set("filter_sizes", Ints{3, 3, 2, 3});
     t["Conv2DBackpropInput"] = {{"3x3 SAME", {any({3, 3, 2, 3}), any({2, 4, 4, 3})}, in_sizes}};
     t["Conv2DBackpropFilter"] = {{"3x3 SAME", {any({2, 4, 4, 2}), any({2, 4, 4, 3})}, f_sizes}};
+    t["DepthwiseConv2dNative"] = {{"2x2 SAME, multiplier 2", {any({1, 4, 3, 2}), any({2, 2, 2, 2})}, same},
+                                  {"3x3 VALID stride 2", {any({2, 5, 5, 3}), any({3, 3, 3, 1})}, valid_s2}};
+    Attrs dw_in = same, dw_f = same;
+    dw_in.set("input_sizes", Ints{1, 4, 3, 2});
+    dw_f.set("filter_sizes", Ints{2, 2, 2, 2});
+    t["DepthwiseConv2dNativeBackpropInput"] = {{"2x2 SAME", {any({2, 2, 2, 2}), any({1, 4, 3, 4})}, dw_in}};
+    t["DepthwiseConv2dNativeBackpropFilter"] = {{"2x2 SAME", {any({1, 4, 3, 2}), any({1, 4, 3, 4})}, dw_f}};
     const Attrs pool2{{"ksize", Ints{1, 2, 2, 1}}, {"strides", Ints{1, 2, 2, 1}}, {"padding", std::string("VALID")}};
     const Attrs pool3s{{"ksize", Ints{1, 3, 3, 1}}, {"strides", Ints{1, 2, 2, 1}}, {"padding", std::string("SAME")}};
     t["MaxPool"] = {{"2x2 VALID", {any({1, 4, 4, 2})}, pool2}, {"3x3 SAME stride 2", {any({2, 5, 5, 1})}, pool3s}};

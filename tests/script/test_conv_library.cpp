@@ -69,3 +69,17 @@ print(all([g is not None and g.shape == v.shape for g, v in zip(grads, model.tra
         "ValueError: Input 0 of layer \"max_pooling2d\" is incompatible with the layer: expected ndim=4, found ndim=3. "
         "Full shape received: (2, 4, 4)");
 }
+
+TEST_CASE("tf.nn.depthwise_conv2d: each channel its own filters (DepthwiseConv2dNative)", "[conv-library]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.reshape(tf.range(18.0), [1, 3, 3, 2])
+w = tf.Variable(tf.ones([2, 2, 2, 2]))
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID")
+print(y.shape, y[0, 0, 0].numpy().tolist())
+print(tape.gradient(y, w)[:, :, 0, 0].numpy().tolist())
+)") == Lines{"(1, 2, 2, 4) [16.0, 16.0, 20.0, 20.0]", "[[16.0, 24.0], [40.0, 48.0]]"});
+  CHECK(error_of("import tensorflow as tf\ntf.nn.depthwise_conv2d(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3, 1]), [1, 1, 1, 1], 'SAME')\n")
+            .find("input and filter must have the same depth: 2 vs 3 [Op:DepthwiseConv2dNative]") != std::string::npos);
+}
