@@ -1,9 +1,12 @@
 // Functions of (batches of) square matrices and their bands: MatrixDeterminant
-// (tf.linalg.det), MatrixInverse (tf.linalg.inv; attr "adjoint"), MatrixSolve
+// (tf.linalg.det), LogMatrixDeterminant (tf.linalg.slogdet), MatrixInverse (tf.linalg.inv; attr "adjoint"), MatrixSolve
 // (tf.linalg.solve; "adjoint"), MatrixTriangularSolve (tf.linalg.triangular_solve;
 // "lower", "adjoint"), Cholesky (tf.linalg.cholesky) and MatrixBandPart
 // (tf.linalg.band_part; attrs "num_lower", "num_upper", -1 = the whole triangle), with
 // linalg_grad.py's and array_grad.py's gradients.
+#include <cmath>
+#include <limits>
+
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
@@ -31,12 +34,20 @@ int64_t batches(const Shape& s) {
   return b;
 }
 
-TensorValue determinant(const Inputs& in) {
-  constexpr std::string_view op = "MatrixDeterminant";
+// A unary op's batch of square float matrices: the input, the matrices' size and count.
+struct Square {
+  const TensorValue& a;
+  int64_t n, b;
+};
+Square square_input(std::string_view op, const Inputs& in) {
   expect_arity(op, in, 1);
   const TensorValue& a = *in[0];
   expect_type(op, a.dtype, TypeSet::Float, "input:T -> output:T");
-  const int64_t n = square_size(op, a), b = batches(a.shape);
+  return {a, square_size(op, a), batches(a.shape)};
+}
+
+TensorValue determinant(const Inputs& in) {
+  const auto [a, n, b] = square_input("MatrixDeterminant", in);
   Eigen::ArrayXd out(b);
   for (int64_t k = 0; k < b; ++k) {
     const Eigen::Map<const RowMat> m(a.data.data() + k * n * n, n, n);
@@ -45,12 +56,41 @@ TensorValue determinant(const Inputs& in) {
   return make_tensor(a.dtype, Shape(a.shape.begin(), a.shape.end() - 2), std::move(out));
 }
 
+// LogMatrixDeterminant (tf.linalg.slogdet): the determinant's sign and log |det|, from
+// the LU's diagonal (no overflow for large matrices).
+Outputs log_determinant(const Inputs& in) {
+  const auto [a, n, b] = square_input("LogMatrixDeterminant", in);
+  Eigen::ArrayXd sign(b), log_abs(b);
+  for (int64_t k = 0; k < b; ++k) {
+    const Eigen::Map<const RowMat> m(a.data.data() + k * n * n, n, n);
+    double sg = 1, la = 0;
+    if (n > 0) {
+      const Eigen::PartialPivLU<RowMat> lu = m.partialPivLu();
+      sg = lu.permutationP().determinant();
+      for (int64_t i = 0; i < n; ++i) {
+        const double d = lu.matrixLU()(i, i);
+        if (d == 0) {
+          sg = 0;
+          la = -std::numeric_limits<double>::infinity();
+          break;
+        }
+        sg *= d < 0 ? -1 : 1;
+        la += std::log(std::fabs(d));
+      }
+    }
+    sign[k] = sg;
+    log_abs[k] = la;
+  }
+  const Shape s(a.shape.begin(), a.shape.end() - 2);
+  Outputs out;
+  out.push_back(make_tensor(a.dtype, s, std::move(sign)));
+  out.push_back(make_tensor(a.dtype, s, std::move(log_abs)));
+  return out;
+}
+
 TensorValue inverse(const Inputs& in, const Attrs& attrs) {
   constexpr std::string_view op = "MatrixInverse";
-  expect_arity(op, in, 1);
-  const TensorValue& a = *in[0];
-  expect_type(op, a.dtype, TypeSet::Float, "input:T -> output:T");
-  const int64_t n = square_size(op, a), b = batches(a.shape);
+  const auto [a, n, b] = square_input(op, in);
   const bool adjoint = attrs.get_bool("adjoint");
   Eigen::ArrayXd out(a.data.size());
   for (int64_t k = 0; k < b && n > 0; ++k) {
@@ -123,10 +163,7 @@ TensorValue solve(std::string_view op, const Inputs& in, const Attrs& attrs, boo
 
 TensorValue cholesky(const Inputs& in) {
   constexpr std::string_view op = "Cholesky";
-  expect_arity(op, in, 1);
-  const TensorValue& a = *in[0];
-  expect_type(op, a.dtype, TypeSet::Float, "input:T -> output:T");
-  const int64_t n = square_size(op, a), b = batches(a.shape);
+  const auto [a, n, b] = square_input(op, in);
   Eigen::ArrayXd out = Eigen::ArrayXd::Zero(a.data.size());
   for (int64_t i = 0; i < b && n > 0; ++i) {
     // Only the lower triangle of the input is read.
@@ -211,6 +248,19 @@ void register_matrix_ops() {
            return {c.op("Mul", {multipliers, a_adj_inv})};
          },
          "d det(A)/dA = g·det(A)·A⁻ᵀ");
+
+  add_op("LogMatrixDeterminant", [](const Inputs& in, const Attrs&) { return log_determinant(in); },
+         [](GradContext& c) -> Grads {
+           // TF's _LogMatrixDeterminantGrad: the log |det| output's gradient times A⁻ᵀ (the
+           // sign's gradient is ignored).
+           const TensorId a = c.input(0);
+           const TensorId a_adj_inv = c.op("MatrixInverse", {a}, Attrs{{"adjoint", true}});
+           Shape s = c.shape(c.output(1));
+           s.push_back(1);
+           s.push_back(1);
+           return {c.op("Mul", {reshape(c, c.grad(1), s), a_adj_inv})};
+         },
+         "d log|det A|/dA = g·A⁻ᵀ (the sign has none)");
 
   add_op("MatrixInverse", [](const Inputs& in, const Attrs& a) { return one(inverse(in, a)); },
          [](GradContext& c) -> Grads {

@@ -3169,25 +3169,44 @@ tf.map_fn = _map_fn
 tf.vectorized_map = _vectorized_map
 tf.switch_case = _switch_case
 tf.boolean_mask = _boolean_mask
-class TopKV2:
-    # nn_ops.top_k's namedtuple (values, indices).
-    __module__ = 'tensorflow.python.ops.gen_nn_ops'
+class _ts_OpTuple:
+    # A generated op wrapper's namedtuple of outputs (TopKV2, LogMatrixDeterminant).
+    _fields = ()
 
-    def __init__(self, values, indices):
-        self.values = values
-        self.indices = indices
+    def __init__(self, *values):
+        for name, value in zip(self._fields, values):
+            setattr(self, name, value)
 
     def __iter__(self):
-        return iter((self.values, self.indices))
+        return iter([getattr(self, name) for name in self._fields])
 
     def __getitem__(self, i):
-        return (self.values, self.indices)[i]
+        return [getattr(self, name) for name in self._fields][i]
 
     def __len__(self):
-        return 2
+        return len(self._fields)
 
     def __repr__(self):
-        return f"TopKV2(values={self.values!r}, indices={self.indices!r})"
+        parts = [f"{name}={getattr(self, name)!r}" for name in self._fields]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+class TopKV2(_ts_OpTuple):
+    __module__ = 'tensorflow.python.ops.gen_nn_ops'
+    _fields = ('values', 'indices')
+
+
+class LogMatrixDeterminant(_ts_OpTuple):
+    __module__ = 'tensorflow.python.ops.gen_linalg_ops'
+    _fields = ('sign', 'log_abs_determinant')
+
+
+def _slogdet(input, name=None):
+    sign, log_abs = tf.linalg._ts_slogdet(input)
+    return LogMatrixDeterminant(sign, log_abs)
+
+
+tf.linalg.slogdet = _slogdet
 
 
 def _top_k(input, k=1, sorted=True, index_type=None, name=None):
@@ -3343,6 +3362,15 @@ def _grad_pass_through(f):
 
 tf.grad_pass_through = _grad_pass_through
 tf.nn.batch_normalization = _batch_normalization
+
+
+def _logdet(matrix, name=None):
+    # linalg_impl.logdet: twice the sum of the log of the Cholesky factor's diagonal.
+    chol = tf.linalg.cholesky(matrix)
+    return 2.0 * tf.reduce_sum(tf.math.log(tf.linalg.diag_part(chol)), axis=[-1])
+
+
+tf.linalg.logdet = _logdet
 
 
 def _unsorted_segment_n(data, segment_ids, num_segments):

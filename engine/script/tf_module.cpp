@@ -2416,6 +2416,13 @@ void install_linalg(Interpreter& in, ModuleObj& linalg) {
         const Attrs attrs{{"lower", !args.has(2) || in2.truthy(args[2])}, {"adjoint", args.has(3) && in2.truthy(args[3])}};
         return T(in2.engine().execute1("MatrixTriangularSolve", {ab[0], ab[1]}, attrs, "tf.linalg.triangular_solve"));
       }));
+  // (the prelude's tf.linalg.slogdet wraps the two outputs in TF's namedtuple)
+  put({&linalg}, "_ts_slogdet", native_fn(in, "tf.linalg.slogdet", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "slogdet", {"input", "name"}, 1);
+        const std::vector<TensorId> out =
+            in2.engine().execute("LogMatrixDeterminant", {arg_tensor(in2, args[0])}, {}, "tf.linalg.slogdet");
+        return in2.make_tuple({T(out[0]), T(out[1])});
+      }));
   put({&linalg}, "cholesky", native_fn(in, "tf.linalg.cholesky", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "cholesky", {"input", "name"}, 1);
         return T(in2.engine().execute1("Cholesky", {arg_tensor(in2, args[0])}, {}, "tf.linalg.cholesky"));

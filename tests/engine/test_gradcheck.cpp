@@ -170,6 +170,8 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
     const InputSpec m3{{3, 3}, Domain::Any, true, {2, 0.5, 0.1, 0.3, 1.5, -0.2, 0.1, -0.4, 1.8}};
     const InputSpec batch{{2, 2, 2}, Domain::Any, true, {1.5, 0.2, -0.3, 1.1, -2, 0.4, 0.6, 1.3}};
     t["MatrixDeterminant"] = {{"3x3", {m3}, {}}, {"batch of 2x2", {batch}, {}}};
+    Case slog{"3x3", {m3}, {}}, slog_batch{"batch of 2x2 (a negative determinant)", {batch}, {}};
+    t["LogMatrixDeterminant"] = {slog, slog_batch};
     t["MatrixInverse"] = {{"3x3", {m3}, {}},
                           {"batch of 2x2", {batch}, {}},
                           {"adjoint", {m3}, Attrs{{"adjoint", true}}}};
@@ -599,47 +601,44 @@ TEST_CASE("Maximum gives the gradient to x on ties, Minimum too", "[gradcheck]")
   }
 }
 
-TEST_CASE("a gradient through PreventGradient raises TF's LookupError with its reason", "[gradcheck]") {
+namespace {
+
+// The error a tape's gradient through one op (input `x`, watched; `more` constants)
+// raises: "Type: message", or "" when it raises none.
+std::string gradient_error(const std::string& type, const TensorValue& x, const std::vector<TensorValue>& more = {},
+                           const Attrs& attrs = {}) {
   Engine e;
-  const TensorId x = e.constant(make_scalar(DType::Float32, 3.0));
+  const TensorId xid = e.constant(x);
+  std::vector<TensorId> ins{xid};
+  for (const TensorValue& v : more) ins.push_back(e.constant(v));
   const TapeId tp = e.create_tape(false, true, "t");
   e.enter_tape(tp);
-  e.watch(tp, x);
-  const TensorId y = e.execute1("PreventGradient", {x}, Attrs{{"message", std::string("no second order")}});
+  e.watch(tp, xid);
+  const TensorId y = e.execute1(type, ins, attrs);
   e.exit_tape(tp);
-  CHECK(e.value(y).scalar() == 3.0);
   GradientRequest r;
   r.tape = tp;
   r.targets = {y};
-  r.sources = {{x, "x"}};
+  r.sources = {{xid, "x"}};
   try {
     e.gradient(r);
-    FAIL("no error");
   } catch (const TfError& err) {
-    CHECK(err.type() == "LookupError");
-    CHECK(std::string(err.what()) == "Gradient explicitly disabled. Reason: no second order");
+    return err.type() + ": " + err.what();
   }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a gradient through PreventGradient raises TF's LookupError with its reason", "[gradcheck]") {
+  CHECK(gradient_error("PreventGradient", make_scalar(DType::Float32, 3.0), {},
+                       Attrs{{"message", std::string("no second order")}}) ==
+        "LookupError: Gradient explicitly disabled. Reason: no second order");
 }
 
 TEST_CASE("a gradient through AdjustContrastv2 raises TF's LookupError", "[gradcheck]") {
-  Engine e;
-  const TensorId x = e.constant(make_filled(DType::Float32, {2, 2, 1}, 1.0));
-  const TapeId tp = e.create_tape(false, true, "t");
-  e.enter_tape(tp);
-  e.watch(tp, x);
-  const TensorId y = e.execute1("AdjustContrastv2", {x, e.constant(make_scalar(DType::Float32, 2))});
-  e.exit_tape(tp);
-  GradientRequest r;
-  r.tape = tp;
-  r.targets = {y};
-  r.sources = {{x, "x"}};
-  try {
-    e.gradient(r);
-    FAIL("no error");
-  } catch (const TfError& err) {
-    CHECK(err.type() == "LookupError");
-    CHECK(std::string(err.what()) == "gradient registry has no entry for: AdjustContrastv2");
-  }
+  CHECK(gradient_error("AdjustContrastv2", make_filled(DType::Float32, {2, 2, 1}, 1.0), {make_scalar(DType::Float32, 2)}) ==
+        "LookupError: gradient registry has no entry for: AdjustContrastv2");
 }
 
 // ---------------------------------------------------------------------------------

@@ -223,3 +223,17 @@ print(y.numpy().tolist(), tape.gradient(y, params).numpy().tolist())
         "InvalidArgumentError: {{function_node __wrapped__GatherV2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
         "batch_dims (1) must be less than or equal to axis (0). [Op:GatherV2] name: ");
 }
+
+TEST_CASE("tf.linalg.slogdet (LogMatrixDeterminant namedtuple) and logdet (through Cholesky)", "[math-library][linalg]") {
+  CHECK(out(R"(import tensorflow as tf
+a = tf.Variable([[4.0, 1.0], [1.0, 3.0]])
+with tf.GradientTape(persistent=True) as tape:
+    s, l = tf.linalg.slogdet(a)
+    d = tf.linalg.logdet(a)
+print(s.numpy(), l.numpy(), d.numpy())
+print((tape.gradient(l, a) * 11).numpy().tolist(), (tape.gradient(d, a) * 11).numpy().tolist())
+print(tf.linalg.slogdet([[0.0, 2.0], [3.0, 1.0]]))
+)") == Lines{"1.0 2.3978953 2.3978953", "[[3.0, -1.0], [-1.0, 4.0]] [[3.0, -1.0], [-1.0, 4.0]]",
+               "LogMatrixDeterminant(sign=<tf.Tensor: shape=(), dtype=float32, numpy=-1.0>, "
+               "log_abs_determinant=<tf.Tensor: shape=(), dtype=float32, numpy=1.7917595>)"});
+}
