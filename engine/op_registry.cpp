@@ -76,6 +76,7 @@ void register_all_ops() {
   register_manip_ops();
   register_conv_ops();
   register_pooling_ops();
+  register_mirror_pad_ops();
 }
 
 // --- GradContext ---

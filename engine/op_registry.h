@@ -137,5 +137,6 @@ void register_sort_ops();       // TopKV2
 void register_manip_ops();      // Roll
 void register_conv_ops();       // Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter
 void register_pooling_ops();    // MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad
+void register_mirror_pad_ops(); // MirrorPad, MirrorPadGrad
 
 }  // namespace ts

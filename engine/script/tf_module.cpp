@@ -997,13 +997,18 @@ void install_creation(Interpreter& in, const Modules& m) {
       }));
   put({m.tf}, "pad", native_fn(in, "tf.pad", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "pad", {"tensor", "paddings", "mode", "constant_values", "name"}, 2);
-        if (args.has(2) && in2.str(args[2]) != "CONSTANT" && in2.str(args[2]) != "constant")
-          in2.raise("ValueError", "tf.pad with mode " + in2.repr(args[2]) + " is not supported in tape scripts");
+        // array_ops.pad: the mode in any case; REFLECT and SYMMETRIC are MirrorPad.
+        std::string mode = args.has(2) ? in2.str(args[2]) : "CONSTANT";
+        for (char& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        if (mode != "CONSTANT" && mode != "REFLECT" && mode != "SYMMETRIC")
+          in2.raise("ValueError", "Value of argument `mode` expected to be one of \"CONSTANT\", \"REFLECT\", or "
+                                  "\"SYMMETRIC\". Received `mode` = " + (args.has(2) ? in2.str(args[2]) : mode));
         std::vector<int64_t> pads;
         for (const Value& row : in2.iterate(args[1]))
           for (const Value& p : in2.iterate(row)) pads.push_back(int_arg(in2, p, "paddings"));
         Engine& e = in2.engine();
         const TensorId x = arg_tensor(in2, args[0]);
+        if (mode != "CONSTANT") return T(e.execute1("MirrorPad", {x}, Attrs{{"paddings", pads}, {"mode", mode}}, "tf.pad"));
         const TensorId padded = e.execute1("Pad", {x}, Attrs{{"paddings", pads}}, "tf.pad");
         if (!args.has(3) || float_arg(in2, args[3], "constant_values") == 0.0) return T(padded);
         // Non-zero constant: padded + c * (1 - pad(ones)).

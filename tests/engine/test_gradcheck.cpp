@@ -249,6 +249,10 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
                     Attrs{{"axis", int64_t{1}}, {"batch_dims", int64_t{1}}}},
                    {"batch_dims 1, axis 2", {any({2, 2, 3}), idx({2, 1}, {2, 0})},
                     Attrs{{"axis", int64_t{2}}, {"batch_dims", int64_t{1}}}}};
+  t["MirrorPad"] = {{"REFLECT", {any({3, 4})}, Attrs{{"paddings", Ints{1, 2, 3, 0}}, {"mode", std::string("REFLECT")}}},
+                    {"SYMMETRIC", {any({2, 3})}, Attrs{{"paddings", Ints{2, 1, 0, 3}}, {"mode", std::string("SYMMETRIC")}}}};
+  t["MirrorPadGrad"] = {{"REFLECT", {any({6, 7})}, Attrs{{"paddings", Ints{1, 2, 3, 0}}, {"mode", std::string("REFLECT")}}},
+                        {"SYMMETRIC", {any({5, 6})}, Attrs{{"paddings", Ints{2, 1, 0, 3}}, {"mode", std::string("SYMMETRIC")}}}};
   t["Roll"] = {{"shift 1 on axis 0", {any({3, 2})}, Attrs{{"shift", Ints{1}}, {"axis", Ints{0}}}},
                {"shifts on both axes, one repeated", {any({2, 3})}, Attrs{{"shift", Ints{1, -2, 4}}, {"axis", Ints{0, 1, 1}}}}};
   t["Softmax"] = {{"[2,5]", {any({2, 5})}, {}}, {"[4]", {any({4})}, {}}};

@@ -237,3 +237,22 @@ print(tf.linalg.slogdet([[0.0, 2.0], [3.0, 1.0]]))
                "LogMatrixDeterminant(sign=<tf.Tensor: shape=(), dtype=float32, numpy=-1.0>, "
                "log_abs_determinant=<tf.Tensor: shape=(), dtype=float32, numpy=1.7917595>)"});
 }
+
+TEST_CASE("tf.pad with mode REFLECT or SYMMETRIC is MirrorPad, its gradient folds back", "[math-library]") {
+  // tf.pad's docstring examples.
+  CHECK(out(R"(import tensorflow as tf
+x = tf.Variable([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+with tf.GradientTape(persistent=True) as tape:
+    r = tf.pad(x, [[1, 1], [2, 2]], "REFLECT")
+    s = tf.pad(x, [[1, 1], [2, 2]], mode="symmetric")
+print(r.numpy().tolist())
+print(s.numpy().tolist())
+print(tape.gradient(r, x).numpy().tolist(), tape.gradient(s, x).numpy().tolist())
+)") == Lines{"[[6.0, 5.0, 4.0, 5.0, 6.0, 5.0, 4.0], [3.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0], [6.0, 5.0, 4.0, 5.0, 6.0, 5.0, 4.0], "
+               "[3.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0]]",
+               "[[2.0, 1.0, 1.0, 2.0, 3.0, 3.0, 2.0], [2.0, 1.0, 1.0, 2.0, 3.0, 3.0, 2.0], [5.0, 4.0, 4.0, 5.0, 6.0, 6.0, 5.0], "
+               "[5.0, 4.0, 4.0, 5.0, 6.0, 6.0, 5.0]]",
+               "[[4.0, 6.0, 4.0], [4.0, 6.0, 4.0]] [[4.0, 6.0, 4.0], [4.0, 6.0, 4.0]]"});
+  CHECK(error_of("import tensorflow as tf\ntf.pad([1.0, 2.0], [[2, 0]], 'REFLECT')\n")
+            .find("paddings must be less than the dimension size: 2, 0 not less than 2 [Op:MirrorPad]") != std::string::npos);
+}
