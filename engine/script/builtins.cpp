@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 #include "../format.h"
 #include "interpreter.h"
@@ -109,6 +110,49 @@ void install_builtins(Interpreter& in) {
   auto& b = in.builtins()->vars;
   auto def = [&](const std::string& name, NativeFn fn) { b[name] = in.builtin(name, std::move(fn)); };
 
+  // Builtin types are classes (`type(3) is int`, `print(int)` reads <class 'int'>);
+  // calling one runs its constructor. type(v) gives the same class object for every
+  // value of a type, so `type(a) == type(b)` compares types as Python does.
+  auto types = std::make_shared<std::map<std::string, std::shared_ptr<ClassObj>>>();
+  auto type_class = [types](const std::string& name, const std::string& module) {
+    auto& c = (*types)[module + "." + name];
+    if (!c) {
+      c = std::make_shared<ClassObj>();
+      c->name = name;
+      c->module = module;
+    }
+    return c;
+  };
+  if (b["object"].as<ClassObj>())
+    (*types)["builtins.object"] = std::static_pointer_cast<ClassObj>(b["object"].obj);
+  auto def_type = [&](const std::string& name, NativeFn fn) {
+    auto c = type_class(name, "builtins");
+    c->attrs.set("__new_native__", in.builtin(name, std::move(fn)));
+    b[name] = Value::object(c);
+  };
+  auto type_fn = [type_class](Interpreter& in, CallArgs& a) {
+    if (a.args.size() != 1) in.raise("TypeError", "type() takes 1 argument");
+    const Value& v = a.args[0];
+    if (auto* inst = v.as<InstanceObj>()) return Value::object(inst->cls);
+    const std::string name = in.type_name(v);
+    std::string module = v.kind == VKind::Tensor ? "tensorflow.python.framework.ops"
+                         : v.kind == VKind::Variable ? (name == "Variable" ? "keras.src.backend.tensorflow.core"
+                                                                          : "tensorflow.python.ops.resource_variable_ops")
+                         : v.kind == VKind::NdArray && name != "bytes" ? "numpy"  // a string element is Python's bytes
+                                                                      : "builtins";
+    // Native objects of the tf module: their Python modules.
+    static const std::pair<const char*, const char*> kNativeModules[] = {
+        {"GradientTape", "tensorflow.python.eager.backprop"},
+        {"DType", "tensorflow.python.framework.dtypes"},
+        {"TensorShape", "tensorflow.python.framework.tensor_shape"},
+        {"Function", "tensorflow.python.eager.polymorphic_function.polymorphic_function"},
+        {"UnconnectedGradients", "tensorflow.python.ops.unconnected_gradients"}};
+    if (v.as<NativeObj>())
+      for (const auto& [tn, mod] : kNativeModules)
+        if (name == tn) module = mod;
+    return Value::object(type_class(name, module));
+  };
+
   // `...` parses as this name: tensor and array subscripts read it as an ellipsis_mask.
   auto ellipsis = std::make_shared<NativeObj>("Ellipsis");
   ellipsis->type_name = "ellipsis";
@@ -154,7 +198,7 @@ void install_builtins(Interpreter& in) {
     if (auto m = in.try_getattr(v, "__len__")) return in.call(*m, {});
     in.raise("TypeError", "object of type '" + in.type_name(v) + "' has no len()");
   });
-  def("range", [](Interpreter& in, CallArgs& a) {
+  def_type("range", [](Interpreter& in, CallArgs& a) {
     if (a.args.empty() || a.args.size() > 3) in.raise("TypeError", "range expected at most 3 arguments, got " + std::to_string(a.args.size()));
     // Inside a trace AutoGraph makes range() of a tensor a tf.range (py_builtins.range_);
     // the loop over it unrolls here, so the traced tensor's own value bounds it.
@@ -175,31 +219,16 @@ void install_builtins(Interpreter& in) {
     if (step == 0) in.raise("ValueError", "range() arg 3 must not be zero");
     return Value::object(std::make_shared<RangeObj>(start, stop, step));
   });
-  def("type", [](Interpreter& in, CallArgs& a) {
-    if (a.args.size() != 1) in.raise("TypeError", "type() takes 1 argument");
-    const Value& v = a.args[0];
-    if (auto* inst = v.as<InstanceObj>()) return Value::object(inst->cls);
-    // A lightweight class object carrying the name, for type(x).__name__ and printing.
-    auto c = std::make_shared<ClassObj>();
-    c->name = in.type_name(v);
-    c->module = v.kind == VKind::Tensor ? "tensorflow.python.framework.ops"
-                : v.kind == VKind::Variable ? (c->name == "Variable" ? "keras.src.backend.tensorflow.core"
-                                                                      : "tensorflow.python.ops.resource_variable_ops")
-                : v.kind == VKind::NdArray && c->name != "bytes" ? "numpy"  // a string element is Python's bytes
-                                                                : "builtins";
-    // Native objects of the tf module: their Python modules.
-    static const std::pair<const char*, const char*> kNativeModules[] = {
-        {"GradientTape", "tensorflow.python.eager.backprop"},
-        {"DType", "tensorflow.python.framework.dtypes"},
-        {"TensorShape", "tensorflow.python.framework.tensor_shape"},
-        {"Function", "tensorflow.python.eager.polymorphic_function.polymorphic_function"},
-        {"UnconnectedGradients", "tensorflow.python.ops.unconnected_gradients"}};
-    if (v.as<NativeObj>())
-      for (const auto& [tn, mod] : kNativeModules)
-        if (c->name == tn) c->module = mod;
-    c->attrs.set("__name__", Value::str(c->name));
-    return Value::object(c);
-  });
+  def_type("type", type_fn);
+  {
+    // type(None)() is None; NoneType is no builtin name.
+    auto none_type = type_class("NoneType", "builtins");
+    none_type->attrs.set("__new_native__", in.builtin("NoneType", [](Interpreter& in, CallArgs& a) {
+      if (!a.args.empty() || !a.kwargs.empty()) in.raise("TypeError", "NoneType takes no arguments");
+      return Value::none();
+    }));
+  }
+  type_class("bool", "builtins")->base = type_class("int", "builtins");  // bool subclasses int
   def("isinstance", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 2) in.raise("TypeError", "isinstance expected 2 arguments, got " + std::to_string(a.args.size()));
     std::vector<Value> classes;
@@ -246,13 +275,13 @@ void install_builtins(Interpreter& in) {
     for (const Value& v : in.iterate(a.args[0])) out.push_back(in.make_tuple({Value::integer(start++), v}));
     return in.make_iterator(in.make_list(std::move(out)));
   });
-  def("list", [](Interpreter& in, CallArgs& a) {
+  def_type("list", [](Interpreter& in, CallArgs& a) {
     return in.make_list(a.args.empty() ? std::vector<Value>{} : in.iterate(a.args[0]));
   });
-  def("tuple", [](Interpreter& in, CallArgs& a) {
+  def_type("tuple", [](Interpreter& in, CallArgs& a) {
     return in.make_tuple(a.args.empty() ? std::vector<Value>{} : in.iterate(a.args[0]));
   });
-  def("dict", [](Interpreter& in, CallArgs& a) {
+  def_type("dict", [](Interpreter& in, CallArgs& a) {
     Value d = in.make_dict();
     auto* dd = d.as<DictObj>();
     if (!a.args.empty()) {
@@ -299,9 +328,9 @@ void install_builtins(Interpreter& in) {
     if (v.kind == VKind::Bool) return Value::integer(v.b);
     return in.unary("abs", v);
   });
-  def("float", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::number(0) : to_float(in, a.args[0]); });
-  def("int", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::integer(0) : to_int(in, a.args[0]); });
-  def("bool", [](Interpreter& in, CallArgs& a) {
+  def_type("float", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::number(0) : to_float(in, a.args[0]); });
+  def_type("int", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::integer(0) : to_int(in, a.args[0]); });
+  def_type("bool", [](Interpreter& in, CallArgs& a) {
     Value b = Value::boolean(!a.args.empty() && in.truthy(a.args[0]));
     // Like float(t) and int(t), bool(t) leaves the engine and keeps where it came from, so
     // a branch it decides is still the tensor's (CONTROL_FLOW_ONLY, not UNCONNECTED).
@@ -313,7 +342,7 @@ void install_builtins(Interpreter& in) {
     }
     return b;
   });
-  def("str", [](Interpreter& in, CallArgs& a) { return Value::str(a.args.empty() ? "" : in.str(a.args[0])); });
+  def_type("str", [](Interpreter& in, CallArgs& a) { return Value::str(a.args.empty() ? "" : in.str(a.args[0])); });
   def("repr", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 1) in.raise("TypeError", "repr() takes exactly one argument");
     return Value::str(in.repr(a.args[0]));

@@ -924,6 +924,9 @@ void Evaluator::exec_class(const ClassDef& d, Frame& f) {
   if (!d.bases.empty()) {
     Value b = eval(*d.bases[0], f);
     if (auto* bc = b.as<ClassObj>()) {
+      // A builtin type's instances are not instances of a script class here.
+      if (bc->module == "builtins" && bc->attrs.find("__new_native__"))
+        in_.raise("TypeError", "subclassing the builtin type '" + bc->name + "' is not supported in tape scripts");
       if (bc->name != "object" || bc->module != "builtins") cls->base = std::static_pointer_cast<ClassObj>(b.obj);
     } else {
       in_.raise("TypeError", "a class can only inherit from a class (got " + in_.type_name(b) + ")");
@@ -1833,6 +1836,33 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
       if (name == "__name__") return Value::str(c->name);
       if (name == "__qualname__") return Value::str(c->name);
       if (name == "__module__") return Value::str(c->module);
+      if (c->module == "builtins" && c->attrs.find("__new_native__")) {
+        // An unbound method of a builtin type (`str.upper`, `list.append`): the method
+        // of its first argument.
+        static const std::map<std::string, int> kSamples = {{"str", 0}, {"list", 1}, {"tuple", 2}, {"dict", 3},
+                                                            {"int", 4}, {"float", 5}};
+        auto sample = kSamples.find(c->name);
+        if (sample != kSamples.end()) {
+          const Value probe = sample->second == 0   ? Value::str("")
+                              : sample->second == 1 ? in_.make_list({})
+                              : sample->second == 2 ? in_.make_tuple({})
+                              : sample->second == 3 ? in_.make_dict()
+                              : sample->second == 4 ? Value::integer(0)
+                                                    : Value::number(0);
+          if (in_.try_getattr(probe, name)) {
+            const std::string tname = c->name;
+            Value m = in_.builtin(tname + "." + name, [tname, name](Interpreter& in, CallArgs& a) {
+              if (a.args.empty() || in.type_name(a.args[0]) != tname)
+                in.raise("TypeError", "unbound method " + tname + "." + name + "() needs an argument");
+              const Value self = a.args[0];
+              a.args.erase(a.args.begin());
+              return in.call(in.getattr(self, name), std::move(a.args), std::move(a.kwargs));
+            });
+            static_cast<BuiltinObj*>(m.obj.get())->repr_text = "<method '" + name + "' of '" + tname + "' objects>";
+            return m;
+          }
+        }
+      }
       return missing();
     }
     case OKind::Module: {
