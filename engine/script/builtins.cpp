@@ -408,14 +408,17 @@ void install_builtins(Interpreter& in) {
     for (size_t i : idx) out.push_back(items[i]);
     return in.make_list(std::move(out));
   });
+  // any/all stop at the deciding element: a generator is not consumed past it.
   def("any", [](Interpreter& in, CallArgs& a) {
-    for (const Value& v : in.iterate(a.get_or(0, "iterable", in.make_list({}))))
-      if (in.truthy(v)) return Value::boolean(true);
+    const Value it = in.make_iterator(a.get_or(0, "iterable", in.make_list({})));
+    while (const auto v = in.next(it))
+      if (in.truthy(*v)) return Value::boolean(true);
     return Value::boolean(false);
   });
   def("all", [](Interpreter& in, CallArgs& a) {
-    for (const Value& v : in.iterate(a.get_or(0, "iterable", in.make_list({}))))
-      if (!in.truthy(v)) return Value::boolean(false);
+    const Value it = in.make_iterator(a.get_or(0, "iterable", in.make_list({})));
+    while (const auto v = in.next(it))
+      if (!in.truthy(*v)) return Value::boolean(false);
     return Value::boolean(true);
   });
   def("getattr", [](Interpreter& in, CallArgs& a) {

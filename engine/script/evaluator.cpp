@@ -1327,27 +1327,79 @@ Value Evaluator::eval_listcomp(const ListComp& lc, size_t gen, Frame& f, std::ve
   }
   const Comprehension& c = lc.generators[gen];
   Value it = eval(*c.iter, f);
-  auto body = [&](const Value& x) {
-    in_.tick();
-    assign(*c.target, x, f);
-    std::vector<TensorId> decisions;
-    for (const auto& cond : c.ifs) {
-      Value v;
-      if (!decide_collecting(*cond, f, v, decisions,
-                             [&](const Value& cv) { return decide(cv, "comprehension if", 0, nullptr); }))
-        return;
-    }
-    // The element is computed because its conditions held: control edges from them.
-    for (TensorId d : decisions) in_.engine().push_control(d);
-    PopControls pop{in_, decisions.size()};
-    eval_listcomp(lc, gen + 1, f, out);
-  };
   if (auto* r = it.as<RangeObj>()) {
-    for (int64_t i = 0, n = r->size(); i < n; ++i) body(Value::integer(r->start + i * r->step));
+    for (int64_t i = 0, n = r->size(); i < n; ++i) comprehension_item(lc, gen, Value::integer(r->start + i * r->step), f, out);
   } else {
-    for (const Value& x : in_.iterate(it)) body(x);
+    for (const Value& x : in_.iterate(it)) comprehension_item(lc, gen, x, f, out);
   }
   return Value::none();
+}
+
+void Evaluator::comprehension_item(const ListComp& lc, size_t gen, const Value& x, Frame& f, std::vector<Value>& out) {
+  const Comprehension& c = lc.generators[gen];
+  in_.tick();
+  assign(*c.target, x, f);
+  std::vector<TensorId> decisions;
+  for (const auto& cond : c.ifs) {
+    Value v;
+    if (!decide_collecting(*cond, f, v, decisions,
+                           [&](const Value& cv) { return decide(cv, "comprehension if", 0, nullptr); }))
+      return;
+  }
+  // The element is computed because its conditions held: control edges from them.
+  for (TensorId d : decisions) in_.engine().push_control(d);
+  PopControls pop{in_, decisions.size()};
+  eval_listcomp(lc, gen + 1, f, out);
+}
+
+Value Evaluator::eval_comprehension_call(const Call& c, Frame& f) {
+  const ListComp& lc = *c.args[0]->as<ListComp>();
+  // Comprehension variables live in their own scope, as in Python 3.
+  auto cf = std::make_shared<Frame>(f);
+  cf->scope = std::make_shared<Scope>();
+  cf->scope->parent = f.scope;
+  if (c.func->as<Name>()->id == kDictCompName) {
+    std::vector<Value> pairs;
+    eval_listcomp(lc, 0, *cf, pairs);
+    Value d = in_.make_dict();
+    for (const Value& kv : pairs) {
+      const auto& items = kv.as<ListObj>()->items;
+      in_.dict_set(*d.as<DictObj>(), items[0], items[1]);
+    }
+    return d;
+  }
+  // A generator: Python evaluates the outermost iterable at once, the rest as the
+  // generator is consumed (`any(...)` stops at the first true element). Elements of
+  // inner `for` clauses are computed together, one outer element at a time.
+  struct GenState {
+    Value iter;
+    std::vector<Value> pending;
+    size_t pos = 0;
+    bool done = false;
+  };
+  auto st = std::make_shared<GenState>();
+  st->iter = in_.make_iterator(eval(*lc.generators[0].iter, f));
+  auto gen = std::make_shared<NativeObj>("generator");
+  gen->type_name = "generator";
+  const Object* self = gen.get();
+  gen->repr = [self] { return "<generator object <genexpr> at " + fake_address(self) + ">"; };
+  // Only __next__: make_iterator() takes the object as its own iterator.
+  gen->attrs.set("__next__", in_.builtin("generator.__next__", [this, &lc, cf, st](Interpreter& in, CallArgs&) {
+    while (st->pos >= st->pending.size()) {
+      if (st->done) in.raise("StopIteration", "");
+      st->pending.clear();
+      st->pos = 0;
+      std::optional<Value> x = in.next(st->iter);
+      if (!x) {
+        st->done = true;
+        st->iter = Value::none();
+        continue;
+      }
+      comprehension_item(lc, 0, *x, *cf, st->pending);
+    }
+    return st->pending[st->pos++];
+  }));
+  return Value::object(gen);
 }
 
 Value Evaluator::eval_subscript_index(const Expr& index, Frame& f) { return eval(index, f); }
@@ -1423,6 +1475,8 @@ Value Evaluator::eval_boolop(const BoolOp& b, Frame& f) {
 }
 
 Value Evaluator::eval_call(const Expr& e, const Call& c, Frame& f) {
+  if (auto* n = c.func->as<Name>(); n && (n->id == kGenExprName || n->id == kDictCompName))
+    return eval_comprehension_call(c, f);
   // super() without arguments: the method's class and its first argument.
   if (auto* n = c.func->as<Name>(); n && n->id == "super" && c.args.empty()) {
     if (!f.owner || !f.has_self) in_.raise("RuntimeError", "super(): no arguments");

@@ -94,6 +94,10 @@ class Evaluator {
   Value eval_boolop(const BoolOp& b, Frame& f);
   Value eval_subscript_index(const Expr& index, Frame& f);
   Value eval_listcomp(const ListComp& lc, size_t gen, Frame& f, std::vector<Value>& out);
+  // Binds one element of clause `gen`'s iterable and, when its conditions hold, adds
+  // what the inner clauses make of it to `out`.
+  void comprehension_item(const ListComp& lc, size_t gen, const Value& x, Frame& f, std::vector<Value>& out);
+  Value eval_comprehension_call(const Call& c, Frame& f);  // a generator expression or dict comprehension
   Value lookup(const std::string& name, Frame& f, const void* node = nullptr);
 
   // a value used as a condition; a tensor decision is logged as a branch

@@ -21,3 +21,39 @@ TEST_CASE("builtin types are type objects", "[pysubset]") {
   CHECK(error_of("class D(dict):\n    pass\n") ==
         "TypeError: subclassing the builtin type 'dict' is not supported in tape scripts");
 }
+
+TEST_CASE("generator expressions and dict comprehensions", "[pysubset]") {
+  CHECK(out("xs = [1, 2, 3]\n"
+            "print(sum(x*x for x in xs))\n"
+            "grads = [1, None]\n"
+            "print(all(g is not None for g in grads), any(g is None for g in grads))\n"
+            "print(', '.join(str(i) for i in range(4)))\n"
+            "print(tuple(x for x in xs if x > 1), list(x for x in 'ab'))\n"
+            "names = ['a', 'bcd', 'ef']\n"
+            "print(max(len(s) for s in names), min((len(s) for s in names)))\n"
+            "g = (x for x in xs)\n"
+            "print(type(g).__name__, next(g), next(g), list(g), list(g))\n"
+            "print(sorted((y, x) for x in [1, 2] for y in 'ab'))\n"
+            "print(sum(x for x in range(10) if x % 3 == 0))\n") ==
+        Lines{"14", "False True", "0, 1, 2, 3", "(2, 3) ['a', 'b']", "3 1", "generator 1 2 [3] []",
+              "[('a', 1), ('a', 2), ('b', 1), ('b', 2)]", "18"});
+  // Lazy: any() stops at the first true element, next() takes one.
+  CHECK(out("def check(v):\n"
+            "    print('check', v)\n"
+            "    return v > 1\n"
+            "print(any(check(v) for v in [1, 2, 3]))\n"
+            "def first_pos(vals):\n"
+            "    return next((v for v in vals if v > 0), None)\n"
+            "print(first_pos([-1, 0, 5, 7]), first_pos([]))\n") ==
+        Lines{"check 1", "check 2", "True", "5 None"});
+  const Lines g = out("print((x for x in [1]))\n");
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].rfind("<generator object <genexpr> at 0x", 0) == 0);
+  CHECK(out("xs = [1, 2, 3]\n"
+            "print({k: v for k, v in zip('abc', xs)})\n"
+            "print({x: x * x for x in range(4) if x % 2})\n"
+            "print(dict((k, 1) for k in 'xy'))\n") ==
+        Lines{"{'a': 1, 'b': 2, 'c': 3}", "{1: 1, 3: 9}", "{'x': 1, 'y': 1}"});
+  CHECK(error_of("print(sum(x for x in [1], 2))\n") == "SyntaxError: Generator expression must be parenthesized");
+  CHECK(error_of("(x for x in [1]) = 3\n") == "SyntaxError: cannot assign to generator expression");
+}
