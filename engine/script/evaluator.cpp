@@ -1767,29 +1767,7 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
     case VKind::Str: {
       const std::string s = obj.as_str();
       if (name == "format")
-        return in_.builtin("str.format", [s](Interpreter& in, CallArgs& a) {
-          std::string out;
-          size_t auto_idx = 0;
-          for (size_t i = 0; i < s.size(); ++i) {
-            if (s[i] == '{' && i + 1 < s.size() && s[i + 1] == '{') { out += '{'; ++i; continue; }
-            if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}') { out += '}'; ++i; continue; }
-            if (s[i] != '{') { out += s[i]; continue; }
-            const size_t close = s.find('}', i);
-            if (close == std::string::npos) in.raise("ValueError", "Single '{' encountered in format string");
-            std::string field = s.substr(i + 1, close - i - 1);
-            std::string spec;
-            if (auto c = field.find(':'); c != std::string::npos) { spec = field.substr(c + 1); field = field.substr(0, c); }
-            Value v;
-            if (field.empty()) v = a.get_or(auto_idx++, "", Value::none());
-            else if (std::isdigit(static_cast<unsigned char>(field[0]))) v = a.get_or(static_cast<size_t>(std::stoi(field)), "", Value::none());
-            else v = a.kw(field.c_str()) ? *a.kw(field.c_str()) : Value::none();
-            auto* ev = dynamic_cast<Evaluator*>(static_cast<Evaluator*>(nullptr));
-            (void)ev;
-            out += in.call(in.builtins()->vars["format"], {v, Value::str(spec)}).as_str();
-            i = close;
-          }
-          return Value::str(out);
-        });
+        return in_.builtin("str.format", [this, s](Interpreter&, CallArgs& a) { return Value::str(str_format(s, a)); });
       if (name == "join")
         return in_.builtin("str.join", [s](Interpreter& in, CallArgs& a) {
           std::string out;
@@ -2268,6 +2246,137 @@ std::string Evaluator::format_spec(const Value& v0, const std::string& spec) {
   // object.__format__: str() for an empty spec, nothing else.
   if (spec.empty()) return in_.str(v);
   in_.raise("TypeError", "unsupported format string passed to " + in_.type_name(v) + ".__format__");
+}
+
+// str.format: replacement fields {name[key].attr!conv:spec}, spec fields nested one level.
+std::string Evaluator::str_format(const std::string& s, const CallArgs& a) {
+  int auto_idx = 0;  // -1 once a field is numbered by hand
+  auto field_value = [&](const std::string& field) -> Value {
+    size_t end = field.find_first_of(".[");
+    const std::string head = field.substr(0, end);
+    Value v;
+    if (head.empty() || std::all_of(head.begin(), head.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      size_t index;
+      if (head.empty()) {
+        if (auto_idx < 0) in_.raise("ValueError", "cannot switch from manual field specification to automatic field numbering");
+        index = static_cast<size_t>(auto_idx++);
+      } else {
+        if (auto_idx > 0) in_.raise("ValueError", "cannot switch from automatic field numbering to manual field specification");
+        auto_idx = -1;
+        index = static_cast<size_t>(std::stoul(head));
+      }
+      if (index >= a.args.size())
+        in_.raise("IndexError", "Replacement index " + std::to_string(index) + " out of range for positional args tuple");
+      v = a.args[index];
+    } else {
+      const Value* kw = a.kw(head.c_str());
+      if (!kw) in_.raise_key_error(Value::str(head));
+      v = *kw;
+    }
+    while (end < field.size()) {
+      if (field[end] == '.') {
+        const size_t next = field.find_first_of(".[", end + 1);
+        const std::string attr = field.substr(end + 1, next == std::string::npos ? std::string::npos : next - end - 1);
+        if (attr.empty()) in_.raise("ValueError", "Empty attribute in format string");
+        v = getattr(v, attr);
+        end = next == std::string::npos ? field.size() : next;
+      } else {
+        const size_t close = field.find(']', end);
+        if (close == std::string::npos) in_.raise("ValueError", "Missing ']' in format string");
+        const std::string key = field.substr(end + 1, close - end - 1);
+        if (key.empty()) in_.raise("ValueError", "Empty attribute in format string");
+        const bool digits = std::all_of(key.begin(), key.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        v = getitem(v, digits ? Value::integer(std::stoll(key)) : Value::str(key));
+        end = close + 1;
+        if (end < field.size() && field[end] != '.' && field[end] != '[')
+          in_.raise("ValueError", "Only '.' or '[' may follow ']' in format field specifier");
+      }
+    }
+    return v;
+  };
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (ch == '}') {
+      if (i + 1 < s.size() && s[i + 1] == '}') {
+        out += '}';
+        ++i;
+        continue;
+      }
+      in_.raise("ValueError", "Single '}' encountered in format string");
+    }
+    if (ch != '{') {
+      out += ch;
+      continue;
+    }
+    if (i + 1 < s.size() && s[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    // The field runs to its matching '}' (a spec may hold nested fields).
+    size_t j = i + 1;
+    int depth = 1;
+    for (; j < s.size(); ++j) {
+      if (s[j] == '[') {  // a key may hold braces
+        const size_t close = s.find(']', j);
+        if (close != std::string::npos && s.find_first_of(":!", j) > close) j = close;
+        continue;
+      }
+      if (s[j] == '{') ++depth;
+      else if (s[j] == '}' && --depth == 0) break;
+    }
+    if (j >= s.size()) in_.raise("ValueError", i + 1 == s.size() ? "Single '{' encountered in format string"
+                                                                  : "expected '}' before end of string");
+    const std::string body = s.substr(i + 1, j - i - 1);
+    i = j;
+    // field_name, then !conversion, then :spec (a key in brackets may hold ':' or '!').
+    size_t k = 0;
+    while (k < body.size() && body[k] != '!' && body[k] != ':') {
+      if (body[k] == '[') {
+        const size_t close = body.find(']', k);
+        if (close == std::string::npos) break;
+        k = close;
+      }
+      ++k;
+    }
+    const std::string field = body.substr(0, k);
+    char conversion = 0;
+    if (k < body.size() && body[k] == '!') {
+      if (k + 1 >= body.size()) in_.raise("ValueError", "end of string while looking for conversion specifier");
+      conversion = body[k + 1];
+      k += 2;
+      if (k < body.size() && body[k] != ':') in_.raise("ValueError", "expected ':' after conversion specifier");
+      if (conversion != 'r' && conversion != 's' && conversion != 'a')
+        in_.raise("ValueError", std::string("Unknown conversion specifier ") + conversion);
+    }
+    std::string spec = k < body.size() ? body.substr(k + 1) : "";
+    const Value v = field_value(field);
+    if (spec.find('{') != std::string::npos) {  // nested fields in the spec: {:{width}}
+      std::string expanded;
+      for (size_t p = 0; p < spec.size(); ++p) {
+        if (spec[p] != '{') {
+          expanded += spec[p];
+          continue;
+        }
+        const size_t q = spec.find('}', p);
+        if (q == std::string::npos) in_.raise("ValueError", "unmatched '{' in format spec");
+        expanded += in_.str(field_value(spec.substr(p + 1, q - p - 1)));
+        p = q;
+      }
+      spec = expanded;
+    }
+    if (conversion == 0) {
+      out += format_spec(v, spec);
+    } else {
+      std::string text = conversion == 's' ? in_.str(v) : in_.repr(v);
+      if (conversion == 'a') text = ascii_escape(text);
+      out += format_spec(Value::str(text), spec);
+    }
+    if (out.size() > (64u << 20))
+      in_.raise("ResourceError", "string too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
+  }
+  return out;
 }
 
 std::string Evaluator::percent_format(const std::string& fmt, const std::vector<Value>& vals) {

@@ -56,6 +56,7 @@ class Evaluator {
   std::vector<std::string> call_arg_element_texts(size_t index) const;
   std::string keyword_arg_text(const std::string& name) const;
   std::string& output_buffer() { return output_buffer_; }
+  std::string str_format(const std::string& fmt, const CallArgs& args);  // fmt.format(*args, **kwargs)
   std::string percent_format(const std::string& fmt, const std::vector<Value>& vals);
   std::string format_spec(const Value& v, const std::string& spec);
   std::vector<int64_t> slice_positions(const SliceObj& s, int64_t n);

@@ -57,3 +57,22 @@ TEST_CASE("generator expressions and dict comprehensions", "[pysubset]") {
   CHECK(error_of("print(sum(x for x in [1], 2))\n") == "SyntaxError: Generator expression must be parenthesized");
   CHECK(error_of("(x for x in [1]) = 3\n") == "SyntaxError: cannot assign to generator expression");
 }
+
+TEST_CASE("str.format: conversions, field indexing and attributes, missing arguments", "[pysubset]") {
+  CHECK(out("class P:\n"
+            "    x = 7\n"
+            "print('{!r} {!s} {}'.format('a', 'b', 'c'))\n"
+            "print('{0[1]} {1[k]} {p.x}'.format([1, 2], {'k': 'v'}, p=P()))\n"
+            "print('{:>{w}}|{:{}}|'.format('x', 'y', 3, w=4))\n"
+            "print('{0}{1}{0}'.format('a', 'b'), '{name!r:>8}'.format(name='hi'), '{{}} {{{0}}}'.format(5))\n") ==
+        Lines{"'a' b c", "2 v 7", "   x|y  |", "aba     'hi' {} {5}"});
+  CHECK(error_of("print('{} {}'.format(1))\n") == "IndexError: Replacement index 1 out of range for positional args tuple");
+  CHECK(error_of("print('{x}'.format())\n") == "KeyError: 'x'");
+  CHECK(error_of("print('{0} {}'.format(1, 2))\n") ==
+        "ValueError: cannot switch from manual field specification to automatic field numbering");
+  CHECK(error_of("print('{'.format())\n") == "ValueError: Single '{' encountered in format string");
+  CHECK(error_of("print('}'.format())\n") == "ValueError: Single '}' encountered in format string");
+  CHECK(error_of("print('{0!q}'.format(1))\n") == "ValueError: Unknown conversion specifier q");
+  CHECK(error_of("print('{0'.format(1))\n") == "ValueError: expected '}' before end of string");
+  CHECK(error_of("print('{0[5]}'.format([1]))\n") == "IndexError: list index out of range");
+}
