@@ -24,8 +24,16 @@ int64_t as_int(Interpreter& in, const Value& v, const char* what) {
 // min/max over numbers or tensors; a tensor comparison is a decision (branch) whose
 // condition gets a control edge to the chosen value.
 Value min_max(Interpreter& in, CallArgs& a, bool is_max) {
+  const std::string fname = is_max ? "max" : "min";
+  if (a.args.empty()) in.raise("TypeError", fname + " expected at least 1 argument, got 0");
+  for (const auto& [k, v] : a.kwargs)
+    if (k != "key" && k != "default") in.raise("TypeError", fname + "() got an unexpected keyword argument '" + k + "'");
+  const Value* def = a.kw("default");
+  if (def && a.args.size() > 1)
+    in.raise("TypeError", "Cannot specify a default for " + fname + "() with multiple positional arguments");
   std::vector<Value> items = a.args.size() == 1 ? in.iterate(a.args[0]) : a.args;
-  if (items.empty()) in.raise("ValueError", std::string(is_max ? "max" : "min") + "() arg is an empty sequence");
+  if (items.empty() && def) return *def;
+  if (items.empty()) in.raise("ValueError", fname + "() arg is an empty sequence");
   const Value* key = a.kw("key");
   if (key && key->is_none()) key = nullptr;
   Value best = items[0];
@@ -282,22 +290,21 @@ void install_builtins(Interpreter& in) {
     return in.make_tuple(a.args.empty() ? std::vector<Value>{} : in.iterate(a.args[0]));
   });
   def_type("dict", [](Interpreter& in, CallArgs& a) {
+    if (a.args.size() > 1) in.raise("TypeError", "dict expected at most 1 argument, got " + std::to_string(a.args.size()));
     Value d = in.make_dict();
     auto* dd = d.as<DictObj>();
-    if (!a.args.empty()) {
-      if (auto* src = a.args[0].as<DictObj>()) {
-        for (const auto& [k, v] : src->items) in.dict_set(*dd, k, v);
-      } else {
-        for (const Value& kv : in.iterate(a.args[0])) {
-          auto items = in.iterate(kv);
-          if (items.size() != 2) in.raise("ValueError", "dictionary update sequence element has length " + std::to_string(items.size()) + "; 2 is required");
-          in.dict_set(*dd, items[0], items[1]);
-        }
-      }
-    }
+    if (!a.args.empty()) in.dict_update(*dd, a.args[0]);
     for (const auto& [k, v] : a.kwargs) in.dict_set(*dd, Value::str(k), v);
     return d;
   });
+  b["dict"].as<ClassObj>()->attrs.set("fromkeys", in.builtin("dict.fromkeys", [](Interpreter& in, CallArgs& a) {
+    if (a.args.empty() || a.args.size() > 2)
+      in.raise("TypeError", "fromkeys expected at least 1 argument, got " + std::to_string(a.args.size()));
+    Value d = in.make_dict();
+    const Value v = a.args.size() > 1 ? a.args[1] : Value::none();
+    for (const Value& k : in.iterate(a.args[0])) in.dict_set(*d.as<DictObj>(), k, v);
+    return d;
+  }));
   def("iter", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 1) in.raise("TypeError", "iter expected 1 argument");
     return in.make_iterator(a.args[0]);

@@ -1764,6 +1764,14 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
         if (auto v = in_.hooks().tensor_getattr(in_, obj, name)) return *v;
       return missing();
     case VKind::Object: break;
+    case VKind::Float:
+      if (name == "is_integer") {
+        const double x = obj.f;
+        return in_.builtin("float.is_integer", [x](Interpreter&, CallArgs&) {
+          return Value::boolean(std::isfinite(x) && x == std::floor(x));
+        });
+      }
+      return missing();
     case VKind::Str: {
       const std::string s = obj.as_str();
       if (name == "format")
@@ -1781,58 +1789,6 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
               in.raise("ResourceError", "string too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
           }
           return Value::str(out);
-        });
-      if (name == "startswith" || name == "endswith")
-        return in_.builtin("str." + name, [s, name](Interpreter& in, CallArgs& a) {
-          const std::string p = in.str(a.get_or(0, "prefix", Value::str("")));
-          const bool r = name == "startswith" ? s.rfind(p, 0) == 0 : (s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0);
-          return Value::boolean(r);
-        });
-      if (name == "split")
-        return in_.builtin("str.split", [s](Interpreter& in, CallArgs& a) {
-          std::vector<Value> parts;
-          const Value sep = a.get_or(0, "sep", Value::none());
-          if (sep.is_none()) {
-            size_t i = 0;
-            while (i < s.size()) {
-              while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-              size_t j = i;
-              while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-              if (j > i) parts.push_back(Value::str(s.substr(i, j - i)));
-              i = j;
-            }
-          } else {
-            const std::string d = in.str(sep);
-            size_t i = 0, j;
-            while ((j = s.find(d, i)) != std::string::npos && !d.empty()) {
-              parts.push_back(Value::str(s.substr(i, j - i)));
-              i = j + d.size();
-            }
-            parts.push_back(Value::str(s.substr(i)));
-          }
-          return in.make_list(std::move(parts));
-        });
-      if (name == "replace")
-        return in_.builtin("str.replace", [s](Interpreter& in, CallArgs& a) {
-          const std::string from = in.str(a.get_or(0, "old", Value::str(""))), to = in.str(a.get_or(1, "new", Value::str("")));
-          // One pass (replacing in place is quadratic on a long string).
-          std::string o;
-          if (from.empty()) {  // Python: `to` before every character and at the end
-            for (char ch : s) o += to, o += ch;
-            o += to;
-          } else {
-            size_t p = 0, q;
-            while ((q = s.find(from, p)) != std::string::npos) {
-              o.append(s, p, q - p);
-              o += to;
-              p = q + from.size();
-              if (o.size() > (64u << 20)) break;
-            }
-            o.append(s, p, std::string::npos);
-          }
-          if (o.size() > (64u << 20))
-            in.raise("ResourceError", "string too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
-          return Value::str(o);
         });
       if (auto m = str_method(in_, s, name)) return *m;
       return missing();
@@ -1985,10 +1941,42 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
       if (is_list && name == "copy")
         return in_.builtin("list.copy", [lst](Interpreter& in, CallArgs&) { return in.make_list(lst->items); });
       if (name == "index")
-        return in_.builtin("list.index", [lst](Interpreter& in, CallArgs& a) {
+        return in_.builtin(is_list ? "list.index" : "tuple.index", [lst, is_list](Interpreter& in, CallArgs& a) {
+          if (a.args.empty()) in.raise("TypeError", "index expected at least 1 argument, got 0");
+          // start/end clip as a slice's bounds do.
+          const int64_t n = static_cast<int64_t>(lst->items.size());
+          auto bound = [&](size_t pos, int64_t def) {
+            if (pos >= a.args.size()) return def;
+            const auto i = in.index_value(a.args[pos]);
+            if (!i) in.raise("TypeError", "slice indices must be integers or have an __index__ method");
+            return std::clamp<int64_t>(*i < 0 ? *i + n : *i, 0, n);
+          };
+          const int64_t from = bound(1, 0), to = bound(2, n);
+          for (int64_t i = from; i < to; ++i)
+            if (in.equals(lst->items[static_cast<size_t>(i)], a.args[0])) return Value::integer(i);
+          if (!is_list) in.raise("ValueError", "tuple.index(x): x not in tuple");
+          in.raise("ValueError", in.repr(a.args[0]) + " is not in list");
+        });
+      if (is_list && name == "remove")
+        return in_.builtin("list.remove", [lst](Interpreter& in, CallArgs& a) {
+          if (a.args.size() != 1)
+            in.raise("TypeError", "list.remove() takes exactly one argument (" + std::to_string(a.args.size()) + " given)");
           for (size_t i = 0; i < lst->items.size(); ++i)
-            if (in.equals(lst->items[i], a.get_or(0, "value", Value::none()))) return Value::integer(static_cast<int64_t>(i));
-          in.raise("ValueError", in.repr(a.get_or(0, "value", Value::none())) + " is not in list");
+            if (in.equals(lst->items[i], a.args[0])) {
+              lst->items.erase(lst->items.begin() + static_cast<std::ptrdiff_t>(i));
+              return Value::none();
+            }
+          in.raise("ValueError", "list.remove(x): x not in list");
+        });
+      if (is_list && name == "sort")
+        return in_.builtin("list.sort", [lst](Interpreter& in, CallArgs& a) {
+          if (!a.args.empty()) in.raise("TypeError", "sort() takes no positional arguments");
+          for (const auto& [k, v] : a.kwargs)
+            if (k != "key" && k != "reverse") in.raise("TypeError", "sort() got an unexpected keyword argument '" + k + "'");
+          // sorted()'s stable sort, written back in place.
+          const Value sorted = in.call(in.builtins()->vars["sorted"], {in.make_list(lst->items)}, a.kwargs);
+          lst->items = sorted.as<ListObj>()->items;
+          return Value::none();
         });
       if (name == "count")
         return in_.builtin("list.count", [lst](Interpreter& in, CallArgs& a) {
@@ -2014,12 +2002,26 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
         });
       if (name == "update")
         return in_.builtin("dict.update", [d](Interpreter& in, CallArgs& a) {
-          if (!a.args.empty())
-            if (auto* src = a.args[0].as<DictObj>())
-              for (const auto& [k, v] : src->items) in.dict_set(*d, k, v);
+          if (a.args.size() > 1) in.raise("TypeError", "update expected at most 1 argument, got " + std::to_string(a.args.size()));
+          if (!a.args.empty()) in.dict_update(*d, a.args[0]);
           for (const auto& [k, v] : a.kwargs) in.dict_set(*d, Value::str(k), v);
           return Value::none();
         });
+      if (name == "copy")
+        return in_.builtin("dict.copy", [d](Interpreter& in, CallArgs&) {
+          Value c = in.make_dict();
+          in.dict_update(*c.as<DictObj>(), Value::object(d));
+          return c;
+        });
+      if (name == "popitem")
+        return in_.builtin("dict.popitem", [d](Interpreter& in, CallArgs&) {
+          if (d->items.empty()) in.raise_key_error(Value::str("popitem(): dictionary is empty"));
+          auto last = d->items.back();
+          d->index.erase(in.dict_key(last.first));
+          d->items.pop_back();
+          return in.make_tuple({last.first, last.second});
+        });
+      if (name == "fromkeys") return getattr(in_.builtins()->vars["dict"], "fromkeys");
       if (name == "pop")
         return in_.builtin("dict.pop", [d](Interpreter& in, CallArgs& a) {
           const Value k = a.get_or(0, "key", Value::none());

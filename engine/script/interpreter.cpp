@@ -263,6 +263,31 @@ void Interpreter::dict_set(DictObj& d, const Value& k, const Value& v) {
   d.items.emplace_back(k, v);
 }
 
+void Interpreter::dict_update(DictObj& d, const Value& src) {
+  if (auto* sd = src.as<DictObj>()) {
+    const auto items = sd->items;  // d.update(d) reads a copy
+    for (const auto& [k, v] : items) dict_set(d, k, v);
+    return;
+  }
+  if (src.kind != VKind::Object || src.as<InstanceObj>() || src.as<NativeObj>() || src.as<ListObj>() || src.as<RangeObj>()) {
+    const std::vector<Value> elements = iterate(src);
+    for (size_t i = 0; i < elements.size(); ++i) {
+      const Value& kv = elements[i];
+      const bool sequence = kv.kind == VKind::Str || kv.as<ListObj>() || kv.as<DictObj>() || kv.as<RangeObj>() ||
+                            kv.as<InstanceObj>() || kv.as<NativeObj>() || is_tensorish(kv);
+      if (!sequence)
+        raise("TypeError", "cannot convert dictionary update sequence element #" + std::to_string(i) + " to a sequence");
+      const std::vector<Value> pair = iterate(kv);
+      if (pair.size() != 2)
+        raise("ValueError", "dictionary update sequence element #" + std::to_string(i) + " has length " +
+                                std::to_string(pair.size()) + "; 2 is required");
+      dict_set(d, pair[0], pair[1]);
+    }
+    return;
+  }
+  raise("TypeError", "'" + type_name(src) + "' object is not iterable");
+}
+
 const Value* Interpreter::dict_get(const DictObj& d, const Value& k) {
   auto it = d.index.find(dict_key(k));
   return it == d.index.end() ? nullptr : &d.items[it->second].second;

@@ -76,3 +76,42 @@ TEST_CASE("str.format: conversions, field indexing and attributes, missing argum
   CHECK(error_of("print('{0'.format(1))\n") == "ValueError: expected '}' before end of string");
   CHECK(error_of("print('{0[5]}'.format([1]))\n") == "IndexError: list index out of range");
 }
+
+TEST_CASE("str, list, dict and float methods: their arguments and the missing ones", "[pysubset]") {
+  CHECK(out(
+            "print('a b  c '.split(None, 1), '  a b c  '.rsplit(None, 1), 'a,b,c'.split(',', maxsplit=1), 'a,b,c'.rsplit(',', 1), ' a  b '.split(maxsplit=0), ' a  b '.rsplit(maxsplit=0))\n"
+            "print('aaa'.replace('a','b',2), 'abc'.startswith(('x','a')), 'abc'.startswith('b', 1), 'abc'.endswith('b', 0, 2), 'abc'.startswith('', 5))\n"
+            "print('a=b=c'.partition('='), 'a=b=c'.rpartition('='), 'abc'.partition('='), 'abc'.rpartition('='))\n"
+            "print((2.0).is_integer(), (2.5).is_integer(), 'ab'.replace('', '-', 3), 'abc'.replace('', '-', 2), 'abc'.replace('', '-'))\n"
+            "print(''.split(','), ''.split(), 'a,'.rsplit(',', 5), 'a::b::c'.rsplit('::'), 'x'.endswith(('a', 'x')))\n"
+            "def t(f):\n"
+            "    try:\n"
+            "        print(f())\n"
+            "    except Exception as e:\n"
+            "        print(type(e).__name__, e)\n"
+            "def f1(): return (1,2).index(3)\n"
+            "def f2(): return [1,2].index(3)\n"
+            "def f3(): return [1,2,1].index(1, 1)\n"
+            "def f4(): return [1,2,1].index(1, -1)\n"
+            "def f5(): return [1,2,3].index(3, 0, 2)\n"
+            "def f6(): return [1].remove(2)\n"
+            "def f7(): return {}.popitem()\n"
+            "def f8(): return dict([(1,2,3)])\n"
+            "def f9(): return dict([1])\n"
+            "def f10(): return max([])\n"
+            "def f11(): return max([], default=5)\n"
+            "def f12(): return max(1, 2, default=5)\n"
+            "def f13(): return [1].sort(1)\n"
+            "def f14(): return 'a'.startswith(1)\n"
+            "def f15(): return 'a'.split('')\n"
+            "def f16(): return min((x for x in []), default='none')\n"
+            "for f in [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16]:\n"
+            "    t(f)\n"
+            "d={'a':1}; d.update([('b',2)]); d.update(zip('cd',[3,4])); d.update({'e':5}, f=6); print(d)\n"
+            "print(dict.fromkeys(['a','b'], 0), dict.fromkeys('xy'), {}.fromkeys([1]))\n"
+            "x=[3,1,2]; x.sort(reverse=True); print(x)\n"
+            "x=['bb','a','ccc']; x.sort(key=len); print(x)\n"
+            "x.remove('a'); print(x)\n"
+            "d={'a':1,'b':2}; print(d.popitem(), d, d.copy(), d.copy() is d)\n") ==
+        Lines{"['a', 'b  c '] ['  a b', 'c'] ['a', 'b,c'] ['a,b', 'c'] ['a  b '] [' a  b']", "bba True True True False", "('a', '=', 'b=c') ('a=b', '=', 'c') ('abc', '', '') ('', '', 'abc')", "True False -a-b- -a-bc -a-b-c-", "[''] [] ['a', ''] ['a', 'b', 'c'] True", "ValueError tuple.index(x): x not in tuple", "ValueError 3 is not in list", "2", "2", "ValueError 3 is not in list", "ValueError list.remove(x): x not in list", "KeyError 'popitem(): dictionary is empty'", "ValueError dictionary update sequence element #0 has length 3; 2 is required", "TypeError cannot convert dictionary update sequence element #0 to a sequence", "ValueError max() arg is an empty sequence", "5", "TypeError Cannot specify a default for max() with multiple positional arguments", "TypeError sort() takes no positional arguments", "TypeError startswith first arg must be str or a tuple of str, not int", "ValueError empty separator", "none", "{'a': 1, 'b': 2, 'c': 3, 'd': 4, 'e': 5, 'f': 6}", "{'a': 0, 'b': 0} {'x': None, 'y': None} {1: None}", "[3, 2, 1]", "['a', 'bb', 'ccc']", "['bb', 'ccc']", "('b', 2) {'a': 1} {'a': 1} False"});
+}
