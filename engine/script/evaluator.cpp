@@ -160,6 +160,56 @@ bool definitely_returns(const Body& body) {
 
 bool is_tensorish(const Value& v) { return v.kind == VKind::Tensor || v.kind == VKind::Variable || v.kind == VKind::NdArray; }
 
+// The elements of a dict view as they are now.
+std::vector<Value> dict_view_items(Interpreter& in, const DictViewPayload& view) {
+  std::vector<Value> out;
+  for (const auto& [k, v] : view.dict->items)
+    out.push_back(view.kind == DictViewPayload::Items  ? in.make_tuple({k, v})
+                  : view.kind == DictViewPayload::Keys ? k
+                                                       : v);
+  return out;
+}
+
+// d.keys() / d.values() / d.items(): a view that follows the dict, printed as
+// dict_keys([...]); keys and items views compare as sets, values views by identity.
+Value make_dict_view(Interpreter& in, const std::shared_ptr<DictObj>& d, const std::string& which) {
+  auto view = std::make_shared<DictViewPayload>();
+  view->dict = d;
+  view->kind = which == "keys" ? DictViewPayload::Keys : which == "values" ? DictViewPayload::Values : DictViewPayload::Items;
+  auto o = std::make_shared<NativeObj>("dict_view");
+  o->type_name = "dict_" + which;
+  o->payload = view;
+  const DictViewPayload* v = view.get();
+  Interpreter* inp = &in;
+  o->repr = [inp, v, tname = o->type_name] {
+    std::string s = tname + "([";
+    const std::vector<Value> items = dict_view_items(*inp, *v);
+    for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + inp->repr(items[i]);
+    return s + "])";
+  };
+  o->attrs.set("__iter__", in.builtin(o->type_name + ".__iter__", [v](Interpreter& in2, CallArgs&) {
+    return in2.make_iterator(in2.make_list(dict_view_items(in2, *v)));
+  }));
+  o->attrs.set("__len__", in.builtin(o->type_name + ".__len__", [v](Interpreter&, CallArgs&) {
+    return Value::integer(static_cast<int64_t>(v->dict->items.size()));
+  }));
+  const Object* self = o.get();
+  o->attrs.set("__eq__", in.builtin(o->type_name + ".__eq__", [v, self](Interpreter& in2, CallArgs& a) {
+      const auto* other = a.args.empty() ? nullptr : a.args[0].as<NativeObj>();
+      if (v->kind == DictViewPayload::Values) return Value::boolean(other == self);
+      if (!other || other->tag != "dict_view") return Value::boolean(false);
+      const auto* ov = static_cast<const DictViewPayload*>(other->payload.get());
+      if (ov->kind == DictViewPayload::Values || ov->dict->items.size() != v->dict->items.size())
+        return Value::boolean(false);
+      const std::vector<Value> mine = dict_view_items(in2, *v), theirs = dict_view_items(in2, *ov);
+      for (const Value& x : mine)
+        if (std::none_of(theirs.begin(), theirs.end(), [&](const Value& y) { return in2.equals(x, y); }))
+          return Value::boolean(false);
+      return Value::boolean(true);
+    }));
+  return Value::object(o);
+}
+
 std::string bin_op_str(BinOpKind k) { return to_string(k); }
 
 }  // namespace
@@ -1436,6 +1486,9 @@ Value Evaluator::eval_compare(const Compare& c, Frame& f) {
           found = right.as_str().find(left.as_str()) != std::string::npos;
         } else if (auto* d = right.as<DictObj>()) {
           found = in_.dict_get(*d, left) != nullptr;
+        } else if (auto* n = right.as<NativeObj>();
+                   n && n->tag == "dict_view" && static_cast<DictViewPayload*>(n->payload.get())->kind == DictViewPayload::Keys) {
+          found = in_.dict_get(*static_cast<DictViewPayload*>(n->payload.get())->dict, left) != nullptr;
         } else {
           for (const Value& x : in_.iterate(right))
             if (in_.equals(left, x)) {
@@ -1989,12 +2042,7 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
     case OKind::Dict: {
       auto d = std::static_pointer_cast<DictObj>(obj.obj);
       if (name == "items" || name == "keys" || name == "values")
-        return in_.builtin("dict." + name, [d, name](Interpreter& in, CallArgs&) {
-          std::vector<Value> out;
-          for (const auto& [k, v] : d->items)
-            out.push_back(name == "items" ? in.make_tuple({k, v}) : name == "keys" ? k : v);
-          return in.make_list(std::move(out));
-        });
+        return in_.builtin("dict." + name, [d, name](Interpreter& in, CallArgs&) { return make_dict_view(in, d, name); });
       if (name == "get")
         return in_.builtin("dict.get", [d](Interpreter& in, CallArgs& a) {
           const Value* v = in.dict_get(*d, a.get_or(0, "key", Value::none()));

@@ -115,3 +115,35 @@ TEST_CASE("str, list, dict and float methods: their arguments and the missing on
             "d={'a':1,'b':2}; print(d.popitem(), d, d.copy(), d.copy() is d)\n") ==
         Lines{"['a', 'b  c '] ['  a b', 'c'] ['a', 'b,c'] ['a,b', 'c'] ['a  b '] [' a  b']", "bba True True True False", "('a', '=', 'b=c') ('a=b', '=', 'c') ('abc', '', '') ('', '', 'abc')", "True False -a-b- -a-bc -a-b-c-", "[''] [] ['a', ''] ['a', 'b', 'c'] True", "ValueError tuple.index(x): x not in tuple", "ValueError 3 is not in list", "2", "2", "ValueError 3 is not in list", "ValueError list.remove(x): x not in list", "KeyError 'popitem(): dictionary is empty'", "ValueError dictionary update sequence element #0 has length 3; 2 is required", "TypeError cannot convert dictionary update sequence element #0 to a sequence", "ValueError max() arg is an empty sequence", "5", "TypeError Cannot specify a default for max() with multiple positional arguments", "TypeError sort() takes no positional arguments", "TypeError startswith first arg must be str or a tuple of str, not int", "ValueError empty separator", "none", "{'a': 1, 'b': 2, 'c': 3, 'd': 4, 'e': 5, 'f': 6}", "{'a': 0, 'b': 0} {'x': None, 'y': None} {1: None}", "[3, 2, 1]", "['a', 'bb', 'ccc']", "['bb', 'ccc']", "('b', 2) {'a': 1} {'a': 1} False"});
 }
+
+TEST_CASE("dict views: keys(), values() and items() print, compare and follow their dict as Python's", "[pysubset]") {
+  CHECK(out(
+            "d = {'a': 1, 'b': 2}\n"
+            "print(d.keys(), d.values(), d.items())\n"
+            "print(d.keys() == ['a', 'b'], list(d.keys()) == ['a', 'b'], d.keys() == {'b': 0, 'a': 1}.keys(), d.values() == d.values())\n"
+            "print(d.items() == {'b': 2, 'a': 1}.items(), d.items() == {'b': 3, 'a': 1}.items())\n"
+            "k = d.keys()\n"
+            "d['c'] = 3\n"
+            "print(k, len(k), 'c' in k, 'z' in k, ('a', 1) in d.items(), 3 in d.values(), bool({}.keys()))\n"
+            "for key, val in d.items():\n"
+            "    print(key, val, end='; ')\n"
+            "print()\n"
+            "print(sorted(d.values(), reverse=True), ', '.join(d), max(d.values()), sum(d.values()), list(zip(d.keys(), d.values())))\n"
+            "print(type(k).__name__, type(d.items()), str(d.values()), [x for x in d.keys()])\n"
+            "try:\n"
+            "    print(k[0])\n"
+            "except TypeError as e:\n"
+            "    print(e)\n"
+            "print(list(reversed(d.keys())), tuple(d.items()), dict(d.items()))\n"
+            "print(f'{d.keys()}', repr(d.items()))\n") ==
+        Lines{"dict_keys(['a', 'b']) dict_values([1, 2]) dict_items([('a', 1), ('b', 2)])",
+              "False True True False",
+              "True False",
+              "dict_keys(['a', 'b', 'c']) 3 True False True True False",
+              "a 1; b 2; c 3; ",
+              "[3, 2, 1] a, b, c 3 6 [('a', 1), ('b', 2), ('c', 3)]",
+              "dict_keys <class 'dict_items'> dict_values([1, 2, 3]) ['a', 'b', 'c']",
+              "'dict_keys' object is not subscriptable",
+              "['c', 'b', 'a'] (('a', 1), ('b', 2), ('c', 3)) {'a': 1, 'b': 2, 'c': 3}",
+              "dict_keys(['a', 'b', 'c']) dict_items([('a', 1), ('b', 2), ('c', 3)])"});
+}
