@@ -1733,7 +1733,11 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
 
 Value Evaluator::instantiate(const std::shared_ptr<ClassObj>& cls, std::vector<Value> args,
                              std::vector<std::pair<std::string, Value>> kwargs) {
-  if (cls->is_subclass_of("BaseException") && !cls->lookup("__init__")) {
+  const Value* init = cls->lookup("__init__");
+  const auto* native_init = init ? init->as<BuiltinObj>() : nullptr;
+  if (cls->is_subclass_of("BaseException") && (!init || (native_init && native_init->name == "BaseException.__init__"))) {
+    // BaseException.__new__ and __init__: args are the positional arguments.
+    if (!kwargs.empty()) in_.raise("TypeError", cls->name + "() takes no keyword arguments");
     auto inst = std::make_shared<InstanceObj>(cls);
     inst->attrs.set("args", in_.make_tuple(args));
     return Value::object(inst);
@@ -1745,7 +1749,7 @@ Value Evaluator::instantiate(const std::shared_ptr<ClassObj>& cls, std::vector<V
   auto inst = std::make_shared<InstanceObj>(cls);
   Value self = Value::object(inst);
   if (cls->is_subclass_of("BaseException")) inst->attrs.set("args", in_.make_tuple(args));
-  if (const Value* init = cls->lookup("__init__")) {
+  if (init) {
     Value bound = bind_class_attr(*init, self, cls);
     call(bound, std::move(args), std::move(kwargs));
   } else if (!args.empty() || !kwargs.empty()) {

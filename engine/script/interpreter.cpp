@@ -179,6 +179,17 @@ std::shared_ptr<ClassObj> Interpreter::exception_class(const std::string& name) 
     c->base = exception_class(b == kBase.end() ? "Exception" : b->second);
   }
   if (name == "OpError" || (c->base && c->base->name == "OpError")) c->module = "tensorflow.python.framework.errors_impl";
+  if (name == "BaseException") {
+    // BaseException.__init__ sets args: a subclass's super().__init__(msg) makes args (msg,).
+    c->attrs.set("__init__", builtin("BaseException.__init__", [](Interpreter& in, CallArgs& a) {
+      if (!a.kwargs.empty()) in.raise("TypeError", "BaseException.__init__() takes no keyword arguments");
+      if (a.args.empty()) in.raise("TypeError", "descriptor '__init__' of 'BaseException' object needs an argument");
+      auto* inst = a.args[0].as<InstanceObj>();
+      if (!inst) in.raise("TypeError", "descriptor '__init__' requires a 'BaseException' object");
+      inst->attrs.set("args", in.make_tuple(std::vector<Value>(a.args.begin() + 1, a.args.end())));
+      return Value::none();
+    }));
+  }
   exception_classes_[name] = c;
   return c;
 }
@@ -426,7 +437,7 @@ std::string Interpreter::repr(const Value& v) {
     }
     case OKind::Instance: {
       auto* inst = static_cast<InstanceObj*>(o);
-      if (inst->cls->is_subclass_of("BaseException")) {
+      if (inst->cls->is_subclass_of("BaseException") && !inst->cls->lookup("__repr__")) {
         const Value* a = inst->attrs.find("args");
         auto* t = a ? a->as<ListObj>() : nullptr;
         std::string inner;
@@ -455,7 +466,7 @@ std::string Interpreter::str(const Value& v) {
   if (v.kind == VKind::Str) return v.as_str();
   if (is_tensorish(v)) return hooks_.tensor_str ? hooks_.tensor_str(*this, v, false) : "<tensor>";
   if (auto* inst = v.as<InstanceObj>()) {
-    if (inst->cls->is_subclass_of("BaseException")) {
+    if (inst->cls->is_subclass_of("BaseException") && !inst->cls->lookup("__str__")) {
       const Value* a = inst->attrs.find("args");
       auto* t = a ? a->as<ListObj>() : nullptr;
       if (!t || t->items.empty()) return "";

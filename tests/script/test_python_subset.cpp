@@ -147,3 +147,60 @@ TEST_CASE("dict views: keys(), values() and items() print, compare and follow th
               "['c', 'b', 'a'] (('a', 1), ('b', 2), ('c', 3)) {'a': 1, 'b': 2, 'c': 3}",
               "dict_keys(['a', 'b', 'c']) dict_items([('a', 1), ('b', 2), ('c', 3)])"});
 }
+
+TEST_CASE("Exception subclasses: super().__init__(msg) sets args, a user __str__/__repr__ wins", "[pysubset]") {
+  CHECK(out(
+            "class MyErr(Exception):\n"
+            "    def __init__(self, msg, code=0):\n"
+            "        super().__init__(msg)\n"
+            "        self.code = code\n"
+            "e = MyErr('bad', code=3)\n"
+            "print(e.args, str(e), repr(e), e.code)\n"
+            "try:\n"
+            "    raise MyErr('boom')\n"
+            "except MyErr as ex:\n"
+            "    print('caught', ex, ex.args)\n"
+            "except Exception:\n"
+            "    print('no')\n"
+            "class Plain(ValueError):\n"
+            "    def __init__(self, a, b):\n"
+            "        self.a = a\n"
+            "p = Plain(1, 2)\n"
+            "print(p.args, str(p), repr(p))\n"
+            "class Two(Exception):\n"
+            "    def __init__(self, a, b):\n"
+            "        super().__init__(a, b)\n"
+            "print(Two(1, 'x'), repr(Two(1, 'x')))\n"
+            "class Custom(Exception):\n"
+            "    def __str__(self):\n"
+            "        return 'custom!'\n"
+            "print(str(Custom('q')), repr(Custom('q')))\n"
+            "class Sub(MyErr):\n"
+            "    pass\n"
+            "print(repr(Sub('s')), Sub('s').code)\n"
+            "class Empty(Exception):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "print(repr(Empty()), str(Empty()), Empty().args)\n"
+            "try:\n"
+            "    raise MyErr('at top')\n"
+            "except Exception as ex:\n"
+            "    print(type(ex).__name__, ex)\n") ==
+        Lines{"('bad',) bad MyErr('bad') 3",
+              "caught boom ('boom',)",
+              "(1, 2) (1, 2) Plain(1, 2)",
+              "(1, 'x') Two(1, 'x')",
+              "custom! Custom('q')",
+              "Sub('s') 0",
+              "Empty()  ()",
+              "MyErr at top"});
+}
+
+TEST_CASE("an uncaught Exception subclass reports its message", "[pysubset]") {
+  CHECK(error_of("class MyErr2(Exception):\n"
+                 "    def __init__(self, msg, code):\n"
+                 "        super().__init__(msg)\n"
+                 "        self.code = code\n"
+                 "raise MyErr2('bad', 7)\n") == "MyErr2: bad");
+  CHECK(error_of("raise ValueError('x', foo=1)\n") == "TypeError: ValueError() takes no keyword arguments");
+}
