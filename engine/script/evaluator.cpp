@@ -1120,12 +1120,35 @@ void Evaluator::delete_target(const Expr& target, Frame& f) {
       for (size_t i = 0; i < d->items.size(); ++i) d->index[in_.dict_key(d->items[i].first)] = i;
       return;
     }
-    if (auto* l = obj.as<ListObj>(); l && key.kind == VKind::Int) {
-      int64_t i = key.i < 0 ? key.i + static_cast<int64_t>(l->items.size()) : key.i;
-      if (i < 0 || i >= static_cast<int64_t>(l->items.size())) in_.raise("IndexError", "list assignment index out of range");
+    if (auto* l = obj.as<ListObj>(); l && obj.obj->okind == OKind::List) {
+      const int64_t n = static_cast<int64_t>(l->items.size());
+      if (auto* sl = key.as<SliceObj>()) {  // del xs[a:b:c]: the positions the slice picks
+        std::vector<int64_t> positions = slice_positions(*sl, n);
+        std::sort(positions.begin(), positions.end());
+        std::vector<Value> kept;
+        size_t p = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          if (p < positions.size() && positions[p] == i) {
+            ++p;
+            continue;
+          }
+          kept.push_back(l->items[static_cast<size_t>(i)]);
+        }
+        l->items = std::move(kept);
+        return;
+      }
+      const std::optional<int64_t> index = in_.index_value(key);
+      if (!index) in_.raise("TypeError", "list indices must be integers or slices, not " + in_.type_name(key));
+      const int64_t i = *index < 0 ? *index + n : *index;
+      if (i < 0 || i >= n) in_.raise("IndexError", "list assignment index out of range");
       l->items.erase(l->items.begin() + i);
       return;
     }
+    if (auto m = in_.try_getattr(obj, "__delitem__"); m && obj.as<InstanceObj>()) {
+      call(*m, {key}, {});
+      return;
+    }
+    in_.raise("TypeError", "'" + in_.type_name(obj) + "' object doesn't support item deletion");
   }
   if (auto* a = target.as<Attribute>()) {
     Value obj = eval(*a->value, f);

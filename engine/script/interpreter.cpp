@@ -563,6 +563,34 @@ Value Interpreter::getitem(const Value& obj, const Value& key) {
 
 void Interpreter::setitem(const Value& obj, const Value& key, const Value& v) {
   if (auto* l = obj.as<ListObj>(); l && obj.obj->okind == OKind::List) {
+    if (auto* sl = key.as<SliceObj>()) {
+      if (v.is_number() || v.is_none() || v.as<FunctionObj>() || v.as<ClassObj>())
+        raise("TypeError", "can only assign an iterable");
+      std::vector<Value> items = iterate(v);  // a copy: xs[:] = xs
+      const int64_t n = static_cast<int64_t>(l->items.size());
+      auto* ev = static_cast<Evaluator*>(eval_state_.get());
+      if (sl->step.is_none() || (index_value(sl->step) && *index_value(sl->step) == 1)) {
+        // A simple slice is replaced by the items, whatever their number.
+        auto bound = [&](const Value& b, int64_t def) {
+          if (b.is_none()) return def;
+          const auto i = index_value(b);
+          if (!i) raise("TypeError", "slice indices must be integers or None or have an __index__ method");
+          return std::clamp<int64_t>(*i < 0 ? *i + n : *i, 0, n);
+        };
+        const int64_t start = bound(sl->start, 0), stop = std::max(start, bound(sl->stop, n));
+        if (n - (stop - start) + static_cast<int64_t>(items.size()) > 10'000'000)
+          raise("ResourceError", "list too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
+        l->items.erase(l->items.begin() + start, l->items.begin() + stop);
+        l->items.insert(l->items.begin() + start, items.begin(), items.end());
+        return;
+      }
+      const std::vector<int64_t> positions = ev->slice_positions(*sl, n);
+      if (positions.size() != items.size())
+        raise("ValueError", "attempt to assign sequence of size " + std::to_string(items.size()) +
+                                " to extended slice of size " + std::to_string(positions.size()));
+      for (size_t k = 0; k < positions.size(); ++k) l->items[static_cast<size_t>(positions[k])] = items[k];
+      return;
+    }
     const std::optional<int64_t> index = index_value(key);
     if (!index) raise("TypeError", "list indices must be integers or slices, not " + type_name(key));
     int64_t i = *index;

@@ -204,3 +204,67 @@ TEST_CASE("an uncaught Exception subclass reports its message", "[pysubset]") {
                  "raise MyErr2('bad', 7)\n") == "MyErr2: bad");
   CHECK(error_of("raise ValueError('x', foo=1)\n") == "TypeError: ValueError() takes no keyword arguments");
 }
+
+TEST_CASE("del of a slice and slice assignment on lists", "[pysubset]") {
+  CHECK(out(
+            "xs = [0, 1, 2, 3, 4, 5]\n"
+            "del xs[1:3]\n"
+            "print(xs)\n"
+            "xs[1:3] = [9]\n"
+            "print(xs)\n"
+            "xs[0:0] = ['a', 'b']\n"
+            "print(xs)\n"
+            "xs[::2] = [7, 7, 7]\n"
+            "print(xs)\n"
+            "del xs[::2]\n"
+            "print(xs)\n"
+            "xs[:] = xs + xs\n"
+            "print(xs)\n"
+            "xs[-2:] = range(3)\n"
+            "print(xs)\n"
+            "xs[5:1] = [8]\n"
+            "print(xs)\n"
+            "del xs[-1]\n"
+            "del xs[100:]\n"
+            "print(xs, len(xs))\n"
+            "ys = list(range(10))\n"
+            "del ys[::-3]\n"
+            "print(ys)\n"
+            "ys[8:] = 'ab'\n"
+            "print(ys)\n"
+            "def t(f):\n"
+            "    try:\n"
+            "        f()\n"
+            "    except Exception as e:\n"
+            "        print(type(e).__name__, e)\n"
+            "def f1():\n"
+            "    xs[::2] = [1]\n"
+            "def f2():\n"
+            "    xs[1:2] = 5\n"
+            "def f3():\n"
+            "    t3 = (1, 2)\n"
+            "    del t3[0]\n"
+            "def f4():\n"
+            "    del xs['a']\n"
+            "def f5():\n"
+            "    s = 'abc'\n"
+            "    del s[0]\n"
+            "for f in [f1, f2, f3, f4, f5]:\n"
+            "    t(f)\n") ==
+        Lines{"[0, 3, 4, 5]",
+              "[0, 9, 5]",
+              "['a', 'b', 0, 9, 5]",
+              "[7, 'b', 7, 9, 7]",
+              "['b', 9]",
+              "['b', 9, 'b', 9]",
+              "['b', 9, 0, 1, 2]",
+              "['b', 9, 0, 1, 2, 8]",
+              "['b', 9, 0, 1, 2] 5",
+              "[1, 2, 4, 5, 7, 8]",
+              "[1, 2, 4, 5, 7, 8, 'a', 'b']",
+              "ValueError attempt to assign sequence of size 1 to extended slice of size 3",
+              "TypeError can only assign an iterable",
+              "TypeError 'tuple' object doesn't support item deletion",
+              "TypeError list indices must be integers or slices, not str",
+              "TypeError 'str' object doesn't support item deletion"});
+}
