@@ -1020,6 +1020,8 @@ StmtPtr Parser::parse_classdef(Mark begin, std::vector<ExprPtr> decorators) {
         SourceLoc open = skip();
         Nest nest(*this, open);
         parse_call_arguments(c.bases, c.keywords);
+        // One base class: a second one would be dropped silently at run time.
+        if (c.bases.size() > 1) fail(c.bases[1]->span.begin, not_supported("multiple inheritance"));
     }
     expect_colon(false);
     Context saved = context_;

@@ -975,6 +975,7 @@ TEST_CASE("parser: constructs outside the subset are refused by name at their po
         {"s = sum(v for v in xs, 1)\n", "SyntaxError 1:9 Generator expression must be parenthesized"},
         {"s = f(1, v for v in xs)\n", "SyntaxError 1:10 Generator expression must be parenthesized"},
         {"from numpy import *\n", "SyntaxError 1:19 'from ... import *' is not supported in tape scripts"},
+        {"class C(A, B):\n    pass\n", "SyntaxError 1:12 multiple inheritance is not supported in tape scripts"},
         {"@registry[0]\ndef f():\n    pass\n",
          "SyntaxError 1:2 this decorator form is not supported in tape scripts (use @name, @a.b or @a.b(...))"},
         {"match command:\n    case 1:\n        pass\n", "SyntaxError 1:1 'match' is not supported in tape scripts"},

@@ -268,3 +268,10 @@ TEST_CASE("del of a slice and slice assignment on lists", "[pysubset]") {
               "TypeError list indices must be integers or slices, not str",
               "TypeError 'str' object doesn't support item deletion"});
 }
+
+TEST_CASE("multiple inheritance is refused when the script is compiled", "[pysubset]") {
+  const ts::RunResult r = ts::run_script("print('never runs')\nclass A:\n    pass\nclass C(A, Exception):\n    pass\n", "test.py");
+  REQUIRE(r.error);
+  CHECK(r.error->format() == "test.py:4:12: SyntaxError: multiple inheritance is not supported in tape scripts");
+  CHECK(r.output_lines().empty());
+}
