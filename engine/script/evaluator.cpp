@@ -244,15 +244,15 @@ void Evaluator::check_imports(const Body& body) {
         static const std::unordered_set<std::string> ok = {"tensorflow", "numpy", "matplotlib.pyplot", "matplotlib", "math"};
         if (!ok.count(a.name))
           throw ScriptException(ScriptError{"ModuleNotFoundError",
-                                            "No module named '" + a.name + "' (tape scripts can import tensorflow, numpy and matplotlib.pyplot)",
+                                            "No module named '" + a.name + "' (tape scripts can import tensorflow, numpy, matplotlib.pyplot and math)",
                                             in_.file(), a.span.begin.line, a.span.begin.col});
       }
     } else if (auto* imp = s->as<ImportFrom>()) {
       const bool ok = imp->module == "tensorflow" || imp->module == "tensorflow.keras" || imp->module == "matplotlib" ||
-                      imp->module == "numpy" || imp->module == "tensorflow.keras.layers";
+                      imp->module == "numpy" || imp->module == "tensorflow.keras.layers" || imp->module == "math";
       if (!ok)
         throw ScriptException(ScriptError{"ModuleNotFoundError",
-                                          "No module named '" + imp->module + "' (tape scripts can import tensorflow, numpy and matplotlib.pyplot)",
+                                          "No module named '" + imp->module + "' (tape scripts can import tensorflow, numpy, matplotlib.pyplot and math)",
                                           in_.file(), s->span.begin.line, s->span.begin.col});
     }
     std::visit(
@@ -470,6 +470,7 @@ void Evaluator::exec_import(const Stmt& s, Frame& f) {
   else if (imp->module == "tensorflow.keras.layers") base = getattr(getattr(Value::object(in_.module("tensorflow")), "keras"), "layers");
   else if (imp->module == "matplotlib") base = Value::object(in_.module("matplotlib"));
   else if (imp->module == "numpy") base = Value::object(in_.module("numpy"));
+  else if (imp->module == "math") base = Value::object(in_.module("math"));
   for (const auto& a : imp->names) {
     Value v;
     try {

@@ -447,7 +447,10 @@ std::string Interpreter::repr(const Value& v) {
       if (inst->cls->lookup("__repr__")) return str(call(getattr(v, "__repr__"), {}));
       return "<" + inst->cls->module + "." + inst->cls->name + " object at " + fake_address(o) + ">";
     }
-    case OKind::Module: return "<module '" + static_cast<ModuleObj*>(o)->name + "'>";
+    case OKind::Module: {
+      const std::string& n = static_cast<ModuleObj*>(o)->name;
+      return "<module '" + n + "'" + (n == "math" ? " (built-in)>" : ">");
+    }
     case OKind::Native: {
       auto* n = static_cast<NativeObj*>(o);
       if (const Value* m = n->attrs.find("__repr__")) return str(call(*m, {}));

@@ -275,3 +275,300 @@ TEST_CASE("multiple inheritance is refused when the script is compiled", "[pysub
   CHECK(r.error->format() == "test.py:4:12: SyntaxError: multiple inheritance is not supported in tape scripts");
   CHECK(r.output_lines().empty());
 }
+
+TEST_CASE("import math: constants and functions with CPython's results and errors", "[pysubset]") {
+  CHECK(out(
+            "import math\n"
+            "import numpy as np\n"
+            "from math import sqrt, pi as PI\n"
+            "def t(f):\n"
+            "    try:\n"
+            "        print(repr(f()))\n"
+            "    except Exception as e:\n"
+            "        print(type(e).__name__, e)\n"
+            "def f0():\n"
+            "    return math.sqrt(-1)\n"
+            "t(f0)\n"
+            "def f1():\n"
+            "    return math.log(0)\n"
+            "t(f1)\n"
+            "def f2():\n"
+            "    return math.exp(1000)\n"
+            "t(f2)\n"
+            "def f3():\n"
+            "    return math.pow(10, 1000)\n"
+            "t(f3)\n"
+            "def f4():\n"
+            "    return math.pow(0, -1)\n"
+            "t(f4)\n"
+            "def f5():\n"
+            "    return math.factorial(-1)\n"
+            "t(f5)\n"
+            "def f6():\n"
+            "    return math.factorial(2.0)\n"
+            "t(f6)\n"
+            "def f7():\n"
+            "    return math.comb(-1, 2)\n"
+            "t(f7)\n"
+            "def f8():\n"
+            "    return math.comb(5, -1)\n"
+            "t(f8)\n"
+            "def f9():\n"
+            "    return math.floor(float('inf'))\n"
+            "t(f9)\n"
+            "def f10():\n"
+            "    return math.ceil(float('nan'))\n"
+            "t(f10)\n"
+            "def f11():\n"
+            "    return math.sqrt('a')\n"
+            "t(f11)\n"
+            "def f12():\n"
+            "    return math.isclose(1, 2, rel_tol=-1)\n"
+            "t(f12)\n"
+            "def f13():\n"
+            "    return math.log(8, 2)\n"
+            "t(f13)\n"
+            "def f14():\n"
+            "    return math.log(100, 10)\n"
+            "t(f14)\n"
+            "def f15():\n"
+            "    return math.log(1, 1)\n"
+            "t(f15)\n"
+            "def f16():\n"
+            "    return math.atan2(1, 1)\n"
+            "t(f16)\n"
+            "def f17():\n"
+            "    return math.hypot(3, 4)\n"
+            "t(f17)\n"
+            "def f18():\n"
+            "    return math.hypot()\n"
+            "t(f18)\n"
+            "def f19():\n"
+            "    return math.hypot(1, 2, 2)\n"
+            "t(f19)\n"
+            "def f20():\n"
+            "    return math.prod([])\n"
+            "t(f20)\n"
+            "def f21():\n"
+            "    return math.prod([2, 3.5])\n"
+            "t(f21)\n"
+            "def f22():\n"
+            "    return math.fsum([0.1]*10)\n"
+            "t(f22)\n"
+            "def f23():\n"
+            "    return math.comb(5, 7)\n"
+            "t(f23)\n"
+            "def f24():\n"
+            "    return math.factorial(20)\n"
+            "t(f24)\n"
+            "def f25():\n"
+            "    return math.trunc(-2.7)\n"
+            "t(f25)\n"
+            "def f26():\n"
+            "    return math.floor(-2.5)\n"
+            "t(f26)\n"
+            "def f27():\n"
+            "    return math.ceil(2.1)\n"
+            "t(f27)\n"
+            "def f28():\n"
+            "    return math.floor(3)\n"
+            "t(f28)\n"
+            "def f29():\n"
+            "    return math.fabs(-3)\n"
+            "t(f29)\n"
+            "def f30():\n"
+            "    return math.degrees(math.pi)\n"
+            "t(f30)\n"
+            "def f31():\n"
+            "    return math.radians(180)\n"
+            "t(f31)\n"
+            "def f32():\n"
+            "    return math.isclose(1.0, 1.0 + 1e-10)\n"
+            "t(f32)\n"
+            "def f33():\n"
+            "    return math.isclose(1.0, 1.1, abs_tol=0.2)\n"
+            "t(f33)\n"
+            "def f34():\n"
+            "    return math.gcd(12, 18)\n"
+            "t(f34)\n"
+            "def f35():\n"
+            "    return math.copysign(3, -0.0)\n"
+            "t(f35)\n"
+            "def f36():\n"
+            "    return math.fmod(7, -3)\n"
+            "t(f36)\n"
+            "def f37():\n"
+            "    return math.modf(2.5)\n"
+            "t(f37)\n"
+            "def f38():\n"
+            "    return math.log2(1024)\n"
+            "t(f38)\n"
+            "def f39():\n"
+            "    return math.log10(0.001)\n"
+            "t(f39)\n"
+            "def f40():\n"
+            "    return math.tanh(0.5)\n"
+            "t(f40)\n"
+            "def f41():\n"
+            "    return math.sqrt(True)\n"
+            "t(f41)\n"
+            "def f42():\n"
+            "    return math.exp(1)\n"
+            "t(f42)\n"
+            "def f43():\n"
+            "    return math.log(0.0)\n"
+            "t(f43)\n"
+            "def f44():\n"
+            "    return math.acos(2)\n"
+            "t(f44)\n"
+            "def f45():\n"
+            "    return math.e\n"
+            "t(f45)\n"
+            "def f46():\n"
+            "    return math.tau\n"
+            "t(f46)\n"
+            "def f47():\n"
+            "    return math.inf\n"
+            "t(f47)\n"
+            "def f48():\n"
+            "    return -math.inf\n"
+            "t(f48)\n"
+            "def f49():\n"
+            "    return math.nan\n"
+            "t(f49)\n"
+            "def f50():\n"
+            "    return math.pi\n"
+            "t(f50)\n"
+            "def f51():\n"
+            "    return math.fsum([1e100, 1.0, -1e100, 1e-100, 1e50, -1.0, -1e50])\n"
+            "t(f51)\n"
+            "def f52():\n"
+            "    return math.comb(60, 30)\n"
+            "t(f52)\n"
+            "def f53():\n"
+            "    return math.prod(range(1, 6), start=2)\n"
+            "t(f53)\n"
+            "def f54():\n"
+            "    return math.log(2.718281828459045)\n"
+            "t(f54)\n"
+            "def f55():\n"
+            "    return math.sin(1)\n"
+            "t(f55)\n"
+            "def f56():\n"
+            "    return math.cos(1)\n"
+            "t(f56)\n"
+            "def f57():\n"
+            "    return math.tan(1)\n"
+            "t(f57)\n"
+            "def f58():\n"
+            "    return math.atan(1)\n"
+            "t(f58)\n"
+            "def f59():\n"
+            "    return math.isnan(math.nan)\n"
+            "t(f59)\n"
+            "def f60():\n"
+            "    return math.isinf(-math.inf)\n"
+            "t(f60)\n"
+            "def f61():\n"
+            "    return math.isfinite(1e308)\n"
+            "t(f61)\n"
+            "def f62():\n"
+            "    return sqrt(2)\n"
+            "t(f62)\n"
+            "def f63():\n"
+            "    return PI\n"
+            "t(f63)\n"
+            "def f66():\n"
+            "    return math.floor(np.float64(2.5))\n"
+            "t(f66)\n"
+            "def f67():\n"
+            "    return math.foo\n"
+            "t(f67)\n"
+            "def f68():\n"
+            "    return math.log()\n"
+            "t(f68)\n"
+            "def f69():\n"
+            "    return math.sqrt(1, 2)\n"
+            "t(f69)\n"
+            "print(math)\n") ==
+        Lines{"ValueError math domain error",
+              "ValueError math domain error",
+              "OverflowError math range error",
+              "OverflowError math range error",
+              "ValueError math domain error",
+              "ValueError factorial() not defined for negative values",
+              "TypeError 'float' object cannot be interpreted as an integer",
+              "ValueError n must be a non-negative integer",
+              "ValueError k must be a non-negative integer",
+              "OverflowError cannot convert float infinity to integer",
+              "ValueError cannot convert float NaN to integer",
+              "TypeError must be real number, not str",
+              "ValueError tolerances must be non-negative",
+              "3.0",
+              "2.0",
+              "ZeroDivisionError float division by zero",
+              "0.7853981633974483",
+              "5.0",
+              "0.0",
+              "3.0",
+              "1",
+              "7.0",
+              "1.0",
+              "0",
+              "2432902008176640000",
+              "-2",
+              "-3",
+              "3",
+              "3",
+              "3.0",
+              "180.0",
+              "3.141592653589793",
+              "True",
+              "True",
+              "6",
+              "-3.0",
+              "1.0",
+              "(0.5, 2.0)",
+              "10.0",
+              "-3.0",
+              "0.46211715726000974",
+              "1.0",
+              "2.718281828459045",
+              "ValueError math domain error",
+              "ValueError math domain error",
+              "2.718281828459045",
+              "6.283185307179586",
+              "inf",
+              "-inf",
+              "nan",
+              "3.141592653589793",
+              "1e-100",
+              "118264581564861424",
+              "240",
+              "1.0",
+              "0.8414709848078965",
+              "0.5403023058681398",
+              "1.5574077246549023",
+              "0.7853981633974483",
+              "True",
+              "True",
+              "True",
+              "1.4142135623730951",
+              "3.141592653589793",
+              "2",
+              "AttributeError module 'math' has no attribute 'foo'",
+              "TypeError math.log requires 1 to 2 arguments",
+              "TypeError math.sqrt() takes exactly one argument (2 given)",
+              "<module 'math' (built-in)>"});
+}
+
+TEST_CASE("math functions take scalar tensors as Python's __float__ does", "[pysubset]") {
+  CHECK(out("import math\n"
+            "x = tf.constant(4.0)\n"
+            "print(math.sqrt(x), math.exp(tf.constant(0.0)), math.floor(np.float64(2.5)), math.isclose(x, 4))\n") ==
+        Lines{"2.0 1.0 2 True"});
+  // Python's ints are unbounded; tape-script ints are 64-bit.
+  CHECK(error_of("import math\nprint(math.factorial(21))\n") ==
+        "OverflowError: integer overflow (tape-script ints are 64-bit)");
+  CHECK(error_of("import cmath\n").rfind("ModuleNotFoundError: No module named 'cmath'", 0) == 0);
+}
