@@ -1734,9 +1734,13 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
     }
   }
   if (ai < args.size()) {
-    size_t npos = 0;
-    for (const auto& p : d.params) npos += p.kind == ParamKind::Positional;
-    in_.raise("TypeError", fname + " takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
+    size_t npos = 0, required = 0;
+    for (const auto& p : d.params) {
+      npos += p.kind == ParamKind::Positional;
+      required += p.kind == ParamKind::Positional && !p.default_value;
+    }
+    const std::string takes = required == npos ? std::to_string(npos) : "from " + std::to_string(required) + " to " + std::to_string(npos);
+    in_.raise("TypeError", fname + " takes " + takes + " positional argument" + (npos == 1 ? "" : "s") +
                                " but " + std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
   }
   if (!kwargs.empty()) in_.raise("TypeError", fname + " got an unexpected keyword argument '" + kwargs[0].first + "'");
@@ -1861,8 +1865,11 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
         return in_.builtin("str.join", [s](Interpreter& in, CallArgs& a) {
           std::string out;
           bool first = true;
+          size_t index = 0;
           for (const Value& v : in.iterate(a.get_or(0, "iterable", in.make_list({})))) {
-            if (v.kind != VKind::Str) in.raise("TypeError", "sequence item: expected str instance, " + in.type_name(v) + " found");
+            if (v.kind != VKind::Str)
+              in.raise("TypeError", "sequence item " + std::to_string(index) + ": expected str instance, " + in.type_name(v) + " found");
+            ++index;
             if (!first) out += s;
             out += v.as_str();
             first = false;

@@ -653,7 +653,7 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
       return ints ? Value::integer(floor_div(ai, bi), origin) : Value::number(std::floor(ad / bd), origin);
     }
     if (op == "%") {
-      if (bd == 0) raise("ZeroDivisionError", ints ? "integer division or modulo by zero" : "float modulo");
+      if (bd == 0) raise("ZeroDivisionError", ints ? "integer modulo by zero" : "float modulo");
       if (ints) return Value::integer(bi == -1 ? 0 : floor_mod(ai, bi), origin);
       double m = std::fmod(ad, bd);
       if (m != 0 && ((m < 0) != (bd < 0))) m += bd;
@@ -739,6 +739,14 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
     if (b.as<InstanceObj>())
       if (auto m = try_getattr(b, d->second.second)) return call(*m, {a});
   }
+  // The sequence types' own messages (str.__add__, list.__mul__, ...).
+  auto is_seq = [](const Value& v) { return v.kind == VKind::Str || v.as<ListObj>(); };
+  if (op == "+" && is_seq(a))
+    raise("TypeError", "can only concatenate " + type_name(a) + " (not \"" + type_name(b) + "\") to " + type_name(a));
+  if (op == "*" && is_seq(a) && !b.as<InstanceObj>())
+    raise("TypeError", "can't multiply sequence by non-int of type '" + type_name(b) + "'");
+  if (op == "*" && is_seq(b) && !a.as<InstanceObj>())
+    raise("TypeError", "can't multiply sequence by non-int of type '" + type_name(a) + "'");
   raise("TypeError", "unsupported operand type(s) for " + op + ": '" + type_name(a) + "' and '" + type_name(b) + "'");
 }
 

@@ -572,3 +572,61 @@ TEST_CASE("math functions take scalar tensors as Python's __float__ does", "[pys
         "OverflowError: integer overflow (tape-script ints are 64-bit)");
   CHECK(error_of("import cmath\n").rfind("ModuleNotFoundError: No module named 'cmath'", 0) == 0);
 }
+
+TEST_CASE("CPython's error texts for sequence operators, join, modulo by zero and call arity", "[pysubset]") {
+  CHECK(out(
+            "def t(f):\n"
+            "    try:\n"
+            "        print(repr(f()))\n"
+            "    except Exception as e:\n"
+            "        print(type(e).__name__, e)\n"
+            "def f1(): return 'a' + 1\n"
+            "def f2(): return [1] + (2,)\n"
+            "def f3(): return [1] * 1.5\n"
+            "def f4(): return ', '.join([1])\n"
+            "def g(a, b=1): return a\n"
+            "def f5(): return g(1, c=2)\n"
+            "def f6(): return 1 % 0\n"
+            "def f7(): return 1 // 0\n"
+            "def f8(): return 1 + 'a'\n"
+            "def f9(): return (1,) + [2]\n"
+            "def f10(): return 'ab' * 2.0\n"
+            "def f11(): return 2.5 * [1]\n"
+            "def f12(): return ', '.join(['a', 2])\n"
+            "def f13(): return 1.0 % 0\n"
+            "def f14(): return divmod(1, 0)\n"
+            "def f15(): return 'a' - 'b'\n"
+            "def f16(): return None + 1\n"
+            "def f17(): return [1] * 'a'\n"
+            "def f18(): return 'a' + None\n"
+            "class K:\n"
+            "    def m(self, x): return x\n"
+            "def f19(): return K().m(1, y=2)\n"
+            "def f20(): return 5 % 0.0\n"
+            "def f21(): return g()\n"
+            "def f22(): return g(1, 2, 3)\n"
+            "for f in [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20, f21, f22]:\n"
+            "    t(f)\n") ==
+        Lines{"TypeError can only concatenate str (not \"int\") to str",
+              "TypeError can only concatenate list (not \"tuple\") to list",
+              "TypeError can't multiply sequence by non-int of type 'float'",
+              "TypeError sequence item 0: expected str instance, int found",
+              "TypeError g() got an unexpected keyword argument 'c'",
+              "ZeroDivisionError integer modulo by zero",
+              "ZeroDivisionError integer division or modulo by zero",
+              "TypeError unsupported operand type(s) for +: 'int' and 'str'",
+              "TypeError can only concatenate tuple (not \"list\") to tuple",
+              "TypeError can't multiply sequence by non-int of type 'float'",
+              "TypeError can't multiply sequence by non-int of type 'float'",
+              "TypeError sequence item 1: expected str instance, int found",
+              "ZeroDivisionError float modulo",
+              "ZeroDivisionError integer division or modulo by zero",
+              "TypeError unsupported operand type(s) for -: 'str' and 'str'",
+              "TypeError unsupported operand type(s) for +: 'NoneType' and 'int'",
+              "TypeError can't multiply sequence by non-int of type 'str'",
+              "TypeError can only concatenate str (not \"NoneType\") to str",
+              "TypeError K.m() got an unexpected keyword argument 'y'",
+              "ZeroDivisionError float modulo",
+              "TypeError g() missing 1 required positional argument: 'a'",
+              "TypeError g() takes from 1 to 2 positional arguments but 3 were given"});
+}
