@@ -369,7 +369,17 @@ void Evaluator::exec(const Stmt& s, Frame& f) {
             if (named) in_.set_with_name(outer);
             for (const auto& t : n.targets) assign(*t, v, f);
           } else if constexpr (std::is_same_v<T, AugAssign>) {
-            Value cur = eval(*n.target, f);
+            // `xs[i()] += v`: the container and index are evaluated once, for the read and the write.
+            const Subscript* sub = n.target->template as<Subscript>();
+            Value sub_obj, sub_index;
+            Value cur;
+            if (sub) {
+              sub_obj = eval(*sub->value, f);
+              sub_index = eval_subscript_index(*sub->index, f);
+              cur = replayed_read(n.target.get(), sub_obj, f, [&] { return getitem(sub_obj, sub_index); });
+            } else {
+              cur = eval(*n.target, f);
+            }
             Value rhs = eval(*n.value, f);
             if (cur.kind == VKind::Variable && !in_.engine().variable(cur.id).keras)
               if (const char* why = variable_inplace_error(n.op)) in_.raise("RuntimeError", why);
@@ -382,7 +392,12 @@ void Evaluator::exec(const Stmt& s, Frame& f) {
             } else {
               res = in_.binary(bin_op_str(n.op), cur, rhs);
             }
-            assign(*n.target, res, f);
+            if (sub) {
+              if (!(replaying_user_code(f) && made_before_call(sub_obj) && (sub_obj.as<ListObj>() || sub_obj.as<DictObj>())))
+                in_.setitem(sub_obj, sub_index, res);
+            } else {
+              assign(*n.target, res, f);
+            }
           } else if constexpr (std::is_same_v<T, If>) {
             exec_if(n, f, line);
           } else if constexpr (std::is_same_v<T, For>) {
@@ -2088,6 +2103,12 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
           if (a.args.size() > 1) in.raise("TypeError", "update expected at most 1 argument, got " + std::to_string(a.args.size()));
           if (!a.args.empty()) in.dict_update(*d, a.args[0]);
           for (const auto& [k, v] : a.kwargs) in.dict_set(*d, Value::str(k), v);
+          return Value::none();
+        });
+      if (name == "clear")
+        return in_.builtin("dict.clear", [d](Interpreter&, CallArgs&) {
+          d->items.clear();
+          d->index.clear();
           return Value::none();
         });
       if (name == "copy")

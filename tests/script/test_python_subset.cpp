@@ -630,3 +630,17 @@ TEST_CASE("CPython's error texts for sequence operators, join, modulo by zero an
               "TypeError g() missing 1 required positional argument: 'a'",
               "TypeError g() takes from 1 to 2 positional arguments but 3 were given"});
 }
+
+TEST_CASE("augmented assignment to a subscript evaluates its index once; dict.clear", "[pysubset]") {
+  CHECK(out("calls = []\n"
+            "def idx():\n"
+            "    calls.append(1)\n"
+            "    return 0\n"
+            "xs = [10]\n"
+            "xs[idx()] += 5\n"
+            "d = {'a': 1}\n"
+            "d['a'] *= 3\n"
+            "print(xs, len(calls), d)\n"
+            "d.clear()\n"
+            "print(d)\n") == Lines{"[15] 1 {'a': 3}", "{}"});
+}
