@@ -99,9 +99,21 @@ Value to_int(Interpreter& in, const Value& v) {
       return Value::integer(float_to_int(in, v.f), v.origin);
     case VKind::Str: {
       try {
+        // Surrounding whitespace is allowed, as are underscores between digits.
+        std::string t = v.as_str();
+        t.erase(0, t.find_first_not_of(" \t\n\r\f\v"));
+        t.erase(t.find_last_not_of(" \t\n\r\f\v") + 1);
+        std::string digits;
+        for (size_t k = 0; k < t.size(); ++k) {
+          const bool between = k > 0 && k + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[k - 1])) &&
+                               std::isdigit(static_cast<unsigned char>(t[k + 1]));
+          if (t[k] == '_' && between) continue;
+          digits += t[k];
+        }
         size_t pos = 0;
-        int64_t x = std::stoll(v.as_str(), &pos);
-        if (pos == v.as_str().size()) return Value::integer(x);
+        const bool plain = !digits.empty() && (std::isdigit(static_cast<unsigned char>(digits[0])) || digits[0] == '+' || digits[0] == '-');
+        int64_t x = plain ? std::stoll(digits, &pos) : 0;
+        if (plain && pos == digits.size()) return Value::integer(x);
       } catch (...) {
       }
       in.raise("ValueError", "invalid literal for int() with base 10: " + in.repr(v));

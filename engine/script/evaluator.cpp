@@ -1715,6 +1715,27 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
   // Python names a method by its qualified name: "Model.call() takes ...".
   const auto owner = fn.owner.lock();
   const std::string fname = (owner ? owner->name + "." : std::string()) + fn.name + "()";
+  // CPython's order of complaints: too many positional arguments, then an unexpected
+  // keyword, then what is missing.
+  bool has_var_positional = false, has_var_keyword = false;
+  size_t npos = 0, required = 0;
+  for (const auto& p : d.params) {
+    has_var_positional = has_var_positional || p.kind == ParamKind::VarPositional;
+    has_var_keyword = has_var_keyword || p.kind == ParamKind::VarKeyword;
+    npos += p.kind == ParamKind::Positional;
+    required += p.kind == ParamKind::Positional && !p.default_value;
+  }
+  if (!has_var_positional && args.size() > npos) {
+    const std::string takes = required == npos ? std::to_string(npos) : "from " + std::to_string(required) + " to " + std::to_string(npos);
+    in_.raise("TypeError", fname + " takes " + takes + " positional argument" + (npos == 1 ? "" : "s") +
+                               " but " + std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
+  }
+  if (!has_var_keyword)
+    for (const auto& [k, v] : kwargs)
+      if (std::none_of(d.params.begin(), d.params.end(), [&](const Param& p) {
+            return p.name == k && (p.kind == ParamKind::Positional || p.kind == ParamKind::KeywordOnly);
+          }))
+        in_.raise("TypeError", fname + " got an unexpected keyword argument '" + k + "'");
   for (const auto& p : d.params) {
     if (p.kind == ParamKind::VarPositional) {
       std::vector<Value> rest;
@@ -1744,21 +1765,13 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
         break;
       }
     if (!got) {
-      if (!def) in_.raise("TypeError", fname + " missing 1 required positional argument: '" + p.name + "'");
+      if (!def)
+        in_.raise("TypeError", fname + " missing 1 required " + (p.kind == ParamKind::KeywordOnly ? "keyword-only" : "positional") +
+                                   " argument: '" + p.name + "'");
       scope->vars[p.name] = *def;
     }
   }
-  if (ai < args.size()) {
-    size_t npos = 0, required = 0;
-    for (const auto& p : d.params) {
-      npos += p.kind == ParamKind::Positional;
-      required += p.kind == ParamKind::Positional && !p.default_value;
-    }
-    const std::string takes = required == npos ? std::to_string(npos) : "from " + std::to_string(required) + " to " + std::to_string(npos);
-    in_.raise("TypeError", fname + " takes " + takes + " positional argument" + (npos == 1 ? "" : "s") +
-                               " but " + std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
-  }
-  if (!kwargs.empty()) in_.raise("TypeError", fname + " got an unexpected keyword argument '" + kwargs[0].first + "'");
+
   if (!d.params.empty() && !args.empty()) {
     f.self = scope->vars[d.params[0].name];
     f.has_self = true;

@@ -657,6 +657,7 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
       if (ints) return Value::integer(bi == -1 ? 0 : floor_mod(ai, bi), origin);
       double m = std::fmod(ad, bd);
       if (m != 0 && ((m < 0) != (bd < 0))) m += bd;
+      if (m == 0) m = std::copysign(0.0, bd);  // a zero takes the divisor's sign
       return Value::number(m, origin);
     }
     if (ints && (op == "&" || op == "|" || op == "^")) {
@@ -699,9 +700,11 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
     if (a.as_str().size() + b.as_str().size() > kMaxStr) too_large("string");
     return Value::str(a.as_str() + b.as_str());
   }
-  if (op == "*" && ((a.kind == VKind::Str && b.kind == VKind::Int) || (a.kind == VKind::Int && b.kind == VKind::Str))) {
+  auto count_of = [](const Value& v) { return v.kind == VKind::Bool ? static_cast<int64_t>(v.b) : v.i; };
+  auto is_count = [](const Value& v) { return v.kind == VKind::Int || v.kind == VKind::Bool; };
+  if (op == "*" && ((a.kind == VKind::Str && is_count(b)) || (is_count(a) && b.kind == VKind::Str))) {
     const std::string& s = a.kind == VKind::Str ? a.as_str() : b.as_str();
-    const int64_t n = a.kind == VKind::Int ? a.i : b.i;
+    const int64_t n = a.kind == VKind::Str ? count_of(b) : count_of(a);
     if (n > 0 && !s.empty() && static_cast<uint64_t>(n) > kMaxStr / s.size()) too_large("string");
     if (n > 0 && static_cast<uint64_t>(n) * s.size() > (1u << 20)) check_memory();
     std::string out;
@@ -716,10 +719,10 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
     items.insert(items.end(), lb->items.begin(), lb->items.end());
     return Value::object(std::make_shared<ListObj>(std::move(items), a.obj->okind));
   }
-  if (op == "*" && ((la && b.kind == VKind::Int) || (lb && a.kind == VKind::Int))) {
+  if (op == "*" && ((la && is_count(b)) || (lb && is_count(a)))) {
     auto* l = la ? la : lb;
     const Value& seq = la ? a : b;
-    const int64_t n = la ? b.i : a.i;
+    const int64_t n = la ? count_of(b) : count_of(a);
     if (n > 0 && !l->items.empty() && static_cast<uint64_t>(n) > kMaxItems / l->items.size())
       too_large(seq.obj->okind == OKind::Tuple ? "tuple" : "list");
     if (n > 0 && static_cast<uint64_t>(n) * l->items.size() > 100'000) check_memory();
@@ -835,10 +838,13 @@ Value Interpreter::compare(const std::string& op, const Value& a, const Value& b
       }
     c = x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
   } else {
-    if (a.as<InstanceObj>()) {
-      static const std::unordered_map<std::string, const char*> kCmp = {{"<", "__lt__"}, {"<=", "__le__"}, {">", "__gt__"}, {">=", "__ge__"}};
+    static const std::unordered_map<std::string, const char*> kCmp = {{"<", "__lt__"}, {"<=", "__le__"}, {">", "__gt__"}, {">=", "__ge__"}};
+    if (a.as<InstanceObj>())
       if (auto m = try_getattr(a, kCmp.at(op))) return call(*m, {b});
-    }
+    // The reflected method of the right operand: a > b is b.__lt__(a).
+    static const std::unordered_map<std::string, const char*> kReflected = {{"<", "__gt__"}, {"<=", "__ge__"}, {">", "__lt__"}, {">=", "__le__"}};
+    if (b.as<InstanceObj>())
+      if (auto m = try_getattr(b, kReflected.at(op))) return call(*m, {a});
     raise("TypeError", "'" + op + "' not supported between instances of '" + type_name(a) + "' and '" + type_name(b) + "'");
   }
   Value r = Value::boolean(op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : c >= 0);

@@ -644,3 +644,49 @@ TEST_CASE("augmented assignment to a subscript evaluates its index once; dict.cl
             "d.clear()\n"
             "print(d)\n") == Lines{"[15] 1 {'a': 3}", "{}"});
 }
+
+TEST_CASE("call arity errors in CPython's order, reflected comparisons, float modulo signs, bool repetition counts, int() of padded text", "[pysubset]") {
+  CHECK(out(
+            "def t(f):\n"
+            "    try:\n"
+            "        print(repr(f()))\n"
+            "    except Exception as e:\n"
+            "        print(type(e).__name__, e)\n"
+            "def f(a, b):\n"
+            "    return a + b\n"
+            "def k(a, *, b):\n"
+            "    return a + b\n"
+            "def v(*args, **kw):\n"
+            "    return len(args), sorted(kw)\n"
+            "def c1(): return f(1, c=2)\n"
+            "def c2(): return k(1)\n"
+            "def c3(): return k(1, 2)\n"
+            "def c4(): return f(1, 2, 3)\n"
+            "def c5(): return v(1, 2, x=3)\n"
+            "def c6(): return f(1, a=2)\n"
+            "def c7(): return k(1, b=2)\n"
+            "class V:\n"
+            "    def __init__(self, n):\n"
+            "        self.n = n\n"
+            "    def __lt__(self, other):\n"
+            "        return self.n < other.n\n"
+            "def c8(): return max([V(5), V(1), V(3)]).n, V(2) > V(1), V(1) >= V(1) if False else 0\n"
+            "def c9(): return -1.0 % 1.0, 1.0 % -1.0, -7.5 % 2, 'ab' * True, [1] * False, True * 'x'\n"
+            "def c10(): return int(' 42 '), int('1_000'), int('+7'), int('-0'), int('\\t5\\n')\n"
+            "def c11(): return int('1__0')\n"
+            "def c12(): return int('_1')\n"
+            "for c in [c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12]:\n"
+            "    t(c)\n") ==
+        Lines{"TypeError f() got an unexpected keyword argument 'c'",
+              "TypeError k() missing 1 required keyword-only argument: 'b'",
+              "TypeError k() takes 1 positional argument but 2 were given",
+              "TypeError f() takes 2 positional arguments but 3 were given",
+              "(2, ['x'])",
+              "TypeError f() got multiple values for argument 'a'",
+              "3",
+              "(5, True, 0)",
+              "(0.0, -0.0, 0.5, 'ab', [], 'x')",
+              "(42, 1000, 7, 0, 5)",
+              "ValueError invalid literal for int() with base 10: '1__0'",
+              "ValueError invalid literal for int() with base 10: '_1'"});
+}
