@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 #include "../format.h"
 #include "interpreter.h"
@@ -23,8 +24,16 @@ int64_t as_int(Interpreter& in, const Value& v, const char* what) {
 // min/max over numbers or tensors; a tensor comparison is a decision (branch) whose
 // condition gets a control edge to the chosen value.
 Value min_max(Interpreter& in, CallArgs& a, bool is_max) {
+  const std::string fname = is_max ? "max" : "min";
+  if (a.args.empty()) in.raise("TypeError", fname + " expected at least 1 argument, got 0");
+  for (const auto& [k, v] : a.kwargs)
+    if (k != "key" && k != "default") in.raise("TypeError", fname + "() got an unexpected keyword argument '" + k + "'");
+  const Value* def = a.kw("default");
+  if (def && a.args.size() > 1)
+    in.raise("TypeError", "Cannot specify a default for " + fname + "() with multiple positional arguments");
   std::vector<Value> items = a.args.size() == 1 ? in.iterate(a.args[0]) : a.args;
-  if (items.empty()) in.raise("ValueError", std::string(is_max ? "max" : "min") + "() arg is an empty sequence");
+  if (items.empty() && def) return *def;
+  if (items.empty()) in.raise("ValueError", fname + "() arg is an empty sequence");
   const Value* key = a.kw("key");
   if (key && key->is_none()) key = nullptr;
   Value best = items[0];
@@ -90,9 +99,21 @@ Value to_int(Interpreter& in, const Value& v) {
       return Value::integer(float_to_int(in, v.f), v.origin);
     case VKind::Str: {
       try {
+        // Surrounding whitespace is allowed, as are underscores between digits.
+        std::string t = v.as_str();
+        t.erase(0, t.find_first_not_of(" \t\n\r\f\v"));
+        t.erase(t.find_last_not_of(" \t\n\r\f\v") + 1);
+        std::string digits;
+        for (size_t k = 0; k < t.size(); ++k) {
+          const bool between = k > 0 && k + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[k - 1])) &&
+                               std::isdigit(static_cast<unsigned char>(t[k + 1]));
+          if (t[k] == '_' && between) continue;
+          digits += t[k];
+        }
         size_t pos = 0;
-        int64_t x = std::stoll(v.as_str(), &pos);
-        if (pos == v.as_str().size()) return Value::integer(x);
+        const bool plain = !digits.empty() && (std::isdigit(static_cast<unsigned char>(digits[0])) || digits[0] == '+' || digits[0] == '-');
+        int64_t x = plain ? std::stoll(digits, &pos) : 0;
+        if (plain && pos == digits.size()) return Value::integer(x);
       } catch (...) {
       }
       in.raise("ValueError", "invalid literal for int() with base 10: " + in.repr(v));
@@ -103,11 +124,321 @@ Value to_int(Interpreter& in, const Value& v) {
   }
 }
 
+// A real-number argument of a math function: an int, float or bool, or a scalar
+// tensor or array (float(t), as Python's __float__ gives it).
+double real_arg(Interpreter& in, const Value& v) {
+  if (v.is_number()) return v.as_double();
+  if (v.kind == VKind::Tensor || v.kind == VKind::Variable || v.kind == VKind::NdArray) return to_float(in, v).f;
+  in.raise("TypeError", "must be real number, not " + in.type_name(v));
+}
+
+int64_t int_arg(Interpreter& in, const Value& v) {
+  if (v.kind == VKind::Int) return v.i;
+  if (v.kind == VKind::Bool) return v.b;
+  if (const auto i = in.index_value(v)) return *i;
+  in.raise("TypeError", "'" + in.type_name(v) + "' object cannot be interpreted as an integer");
+}
+
+[[noreturn]] void domain_error(Interpreter& in) { in.raise("ValueError", "math domain error"); }
+
+// math.fsum: Shewchuk's exact partial sums, rounded once (CPython's algorithm).
+double exact_sum(Interpreter& in, const std::vector<Value>& values) {
+  std::vector<double> partials;
+  double special = 0.0, inf_sum = 0.0;
+  for (const Value& v : values) {
+    double x = real_arg(in, v);
+    if (!std::isfinite(x)) {
+      if (std::isinf(x)) inf_sum += x;
+      special += x;
+      continue;
+    }
+    size_t i = 0;
+    for (double y : partials) {
+      if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+      const double hi = x + y, lo = y - (hi - x);
+      if (lo != 0.0) partials[i++] = lo;
+      x = hi;
+    }
+    partials.resize(i);
+    partials.push_back(x);
+  }
+  if (special != 0.0 || std::isnan(special)) {
+    if (std::isnan(inf_sum)) in.raise("ValueError", "-inf + inf in fsum");
+    return special;
+  }
+  size_t n = partials.size();
+  double hi = 0.0;
+  if (n > 0) {
+    hi = partials[--n];
+    double lo = 0.0;
+    while (n > 0) {
+      const double x = hi, y = partials[--n];
+      hi = x + y;
+      lo = y - (hi - x);
+      if (lo != 0.0) break;
+    }
+    // Half-even rounding across the remaining partials.
+    if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
+      const double y = lo * 2.0, x = hi + y;
+      if (y == x - hi) hi = x;
+    }
+  }
+  return hi;
+}
+
+// Python's math module (the functions scripts use around training loops).
+void install_math_module(Interpreter& in) {
+  auto m = std::make_shared<ModuleObj>("math");
+  auto def = [&](const std::string& name, NativeFn fn) { m->attrs.set(name, in.builtin("math." + name, std::move(fn))); };
+  m->attrs.set("pi", Value::number(M_PI));
+  m->attrs.set("e", Value::number(M_E));
+  m->attrs.set("tau", Value::number(2 * M_PI));
+  m->attrs.set("inf", Value::number(INFINITY));
+  m->attrs.set("nan", Value::number(NAN));
+  auto nargs = [](Interpreter& in, const CallArgs& a, const std::string& name, size_t lo, size_t hi) {
+    if (!a.kwargs.empty()) in.raise("TypeError", "math." + name + "() takes no keyword arguments");
+    if (a.args.size() < lo || a.args.size() > hi) {
+      if (lo == hi)
+        in.raise("TypeError", "math." + name + "() takes exactly " + (lo == 1 ? std::string("one argument") : std::to_string(lo) + " arguments") +
+                                  " (" + std::to_string(a.args.size()) + " given)");
+      in.raise("TypeError", "math." + name + " requires " + std::to_string(lo) + " to " + std::to_string(hi) + " arguments");
+    }
+  };
+  // f(x) on reals: NaN out of a number is a domain error, an infinity out of a finite
+  // number a range error (overflow) unless `pole` says it is a domain error.
+  auto unary = [&](const std::string& name, double (*f)(double), bool (*domain)(double) = nullptr) {
+    def(name, [name, f, domain, nargs](Interpreter& in, CallArgs& a) {
+      nargs(in, a, name, 1, 1);
+      const double x = real_arg(in, a.args[0]);
+      if (domain && !domain(x)) domain_error(in);
+      const double r = f(x);
+      if (std::isnan(r) && !std::isnan(x)) domain_error(in);
+      if (std::isinf(r) && std::isfinite(x)) in.raise("OverflowError", "math range error");
+      return Value::number(r, a.args[0].origin);
+    });
+  };
+  unary("sqrt", [](double x) { return std::sqrt(x); });
+  unary("exp", [](double x) { return std::exp(x); });
+  unary("expm1", [](double x) { return std::expm1(x); });
+  unary("log2", [](double x) { return std::log2(x); }, [](double x) { return x > 0 || std::isnan(x); });
+  unary("log10", [](double x) { return std::log10(x); }, [](double x) { return x > 0 || std::isnan(x); });
+  unary("log1p", [](double x) { return std::log1p(x); }, [](double x) { return x > -1 || std::isnan(x); });
+  unary("sin", [](double x) { return std::sin(x); });
+  unary("cos", [](double x) { return std::cos(x); });
+  unary("tan", [](double x) { return std::tan(x); });
+  unary("asin", [](double x) { return std::asin(x); });
+  unary("acos", [](double x) { return std::acos(x); });
+  unary("atan", [](double x) { return std::atan(x); });
+  unary("sinh", [](double x) { return std::sinh(x); });
+  unary("cosh", [](double x) { return std::cosh(x); });
+  unary("tanh", [](double x) { return std::tanh(x); });
+  unary("asinh", [](double x) { return std::asinh(x); });
+  unary("acosh", [](double x) { return std::acosh(x); });
+  unary("atanh", [](double x) { return std::atanh(x); }, [](double x) { return std::fabs(x) < 1 || std::isnan(x); });
+  unary("erf", [](double x) { return std::erf(x); });
+  unary("erfc", [](double x) { return std::erfc(x); });
+  unary("fabs", [](double x) { return std::fabs(x); });
+  unary("degrees", [](double x) { return x * (180.0 / M_PI); });
+  unary("radians", [](double x) { return x * (M_PI / 180.0); });
+  def("log", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "log", 1, 2);
+    auto ln = [&](const Value& v) {
+      const double x = real_arg(in, v);
+      if (!(x > 0) && !std::isnan(x)) domain_error(in);
+      return std::log(x);
+    };
+    const double num = ln(a.args[0]);
+    if (a.args.size() == 1) return Value::number(num, a.args[0].origin);
+    const double den = ln(a.args[1]);
+    if (den == 0) in.raise("ZeroDivisionError", "float division by zero");
+    return Value::number(num / den, a.args[0].origin);
+  });
+  def("atan2", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "atan2", 2, 2);
+    return Value::number(std::atan2(real_arg(in, a.args[0]), real_arg(in, a.args[1])));
+  });
+  def("copysign", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "copysign", 2, 2);
+    return Value::number(std::copysign(real_arg(in, a.args[0]), real_arg(in, a.args[1])));
+  });
+  def("fmod", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "fmod", 2, 2);
+    const double x = real_arg(in, a.args[0]), y = real_arg(in, a.args[1]);
+    if ((std::isinf(x) && !std::isnan(y)) || (y == 0 && !std::isnan(x))) domain_error(in);
+    return Value::number(std::fmod(x, y));
+  });
+  def("modf", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "modf", 1, 1);
+    double whole = 0;
+    const double frac = std::modf(real_arg(in, a.args[0]), &whole);
+    return in.make_tuple({Value::number(frac), Value::number(whole)});
+  });
+  def("pow", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "pow", 2, 2);
+    const double x = real_arg(in, a.args[0]), y = real_arg(in, a.args[1]);
+    const double r = std::pow(x, y);
+    if (std::isnan(r) && !std::isnan(x) && !std::isnan(y)) domain_error(in);
+    if (std::isinf(r) && std::isfinite(x) && std::isfinite(y)) {
+      if (x == 0) domain_error(in);  // 0 ** negative
+      in.raise("OverflowError", "math range error");
+    }
+    return Value::number(r, a.args[0].origin);
+  });
+  // floor/ceil/trunc: ints, as Python's __floor__ gives them.
+  auto rounding = [&](const std::string& name, double (*f)(double)) {
+    def(name, [name, f, nargs](Interpreter& in, CallArgs& a) {
+      nargs(in, a, name, 1, 1);
+      const Value& v = a.args[0];
+      if (v.kind == VKind::Int) return v;
+      if (v.kind == VKind::Bool) return Value::integer(v.b);
+      return Value::integer(float_to_int(in, f(real_arg(in, v))), v.origin);
+    });
+  };
+  rounding("floor", [](double x) { return std::floor(x); });
+  rounding("ceil", [](double x) { return std::ceil(x); });
+  rounding("trunc", [](double x) { return std::trunc(x); });
+  def("isnan", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "isnan", 1, 1);
+    return Value::boolean(std::isnan(real_arg(in, a.args[0])));
+  });
+  def("isinf", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "isinf", 1, 1);
+    return Value::boolean(std::isinf(real_arg(in, a.args[0])));
+  });
+  def("isfinite", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "isfinite", 1, 1);
+    return Value::boolean(std::isfinite(real_arg(in, a.args[0])));
+  });
+  def("isclose", [](Interpreter& in, CallArgs& a) {
+    if (a.args.size() != 2)
+      in.raise("TypeError", "isclose() takes exactly 2 positional arguments (" + std::to_string(a.args.size()) + " given)");
+    for (const auto& [k, v] : a.kwargs)
+      if (k != "rel_tol" && k != "abs_tol") in.raise("TypeError", "isclose() got an unexpected keyword argument '" + k + "'");
+    const double x = real_arg(in, a.args[0]), y = real_arg(in, a.args[1]);
+    const double rel = a.kw("rel_tol") ? real_arg(in, *a.kw("rel_tol")) : 1e-9;
+    const double abs_tol = a.kw("abs_tol") ? real_arg(in, *a.kw("abs_tol")) : 0.0;
+    if (rel < 0 || abs_tol < 0) in.raise("ValueError", "tolerances must be non-negative");
+    if (x == y) return Value::boolean(true);
+    if (std::isinf(x) || std::isinf(y)) return Value::boolean(false);
+    const double diff = std::fabs(y - x);
+    return Value::boolean(diff <= std::fabs(rel * y) || diff <= std::fabs(rel * x) || diff <= abs_tol);
+  });
+  def("factorial", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "factorial", 1, 1);
+    const int64_t n = int_arg(in, a.args[0]);
+    if (n < 0) in.raise("ValueError", "factorial() not defined for negative values");
+    int64_t r = 1;
+    for (int64_t k = 2; k <= n; ++k)
+      if (__builtin_mul_overflow(r, k, &r)) in.raise("OverflowError", "integer overflow (tape-script ints are 64-bit)");
+    return Value::integer(r);
+  });
+  def("comb", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "comb", 2, 2);
+    const int64_t n = int_arg(in, a.args[0]), k = int_arg(in, a.args[1]);
+    if (n < 0) in.raise("ValueError", "n must be a non-negative integer");
+    if (k < 0) in.raise("ValueError", "k must be a non-negative integer");
+    if (k > n) return Value::integer(0);
+    const int64_t kk = std::min(k, n - k);
+    __int128 r = 1;
+    for (int64_t i = 1; i <= kk; ++i) {
+      r = r * (n - kk + i) / i;  // exact: a binomial coefficient at every step
+      if (r > INT64_MAX) in.raise("OverflowError", "integer overflow (tape-script ints are 64-bit)");
+    }
+    return Value::integer(static_cast<int64_t>(r));
+  });
+  def("gcd", [](Interpreter& in, CallArgs& a) {
+    int64_t g = 0;
+    for (const Value& v : a.args) {
+      int64_t x = int_arg(in, v);
+      x = x < 0 ? -x : x;
+      while (x) {
+        const int64_t t = g % x;
+        g = x;
+        x = t;
+      }
+    }
+    return Value::integer(g);
+  });
+  def("prod", [](Interpreter& in, CallArgs& a) {
+    if (a.args.size() != 1) in.raise("TypeError", "prod() takes exactly 1 positional argument (" + std::to_string(a.args.size()) + " given)");
+    Value acc = a.kw("start") ? *a.kw("start") : Value::integer(1);
+    for (const Value& v : in.iterate(a.args[0])) acc = in.binary("*", acc, v);
+    return acc;
+  });
+  def("fsum", [nargs](Interpreter& in, CallArgs& a) {
+    nargs(in, a, "fsum", 1, 1);
+    return Value::number(exact_sum(in, in.iterate(a.args[0])));
+  });
+  def("hypot", [](Interpreter& in, CallArgs& a) {
+    // Scaled by the largest coordinate, so squares neither overflow nor underflow.
+    std::vector<double> xs;
+    double big = 0;
+    bool nan = false;
+    for (const Value& v : a.args) {
+      xs.push_back(std::fabs(real_arg(in, v)));
+      if (std::isinf(xs.back())) return Value::number(INFINITY);
+      nan = nan || std::isnan(xs.back());
+      big = std::max(big, xs.back());
+    }
+    if (nan) return Value::number(NAN);
+    if (xs.size() == 2) return Value::number(std::hypot(xs[0], xs[1]));
+    if (big == 0) return Value::number(0.0);
+    std::vector<Value> squares;
+    for (double x : xs) squares.push_back(Value::number((x / big) * (x / big)));
+    return Value::number(big * std::sqrt(exact_sum(in, squares)));
+  });
+  in.register_module("math", m);
+}
+
 }  // namespace
 
 void install_builtins(Interpreter& in) {
+  install_math_module(in);
   auto& b = in.builtins()->vars;
   auto def = [&](const std::string& name, NativeFn fn) { b[name] = in.builtin(name, std::move(fn)); };
+
+  // Builtin types are classes (`type(3) is int`, `print(int)` reads <class 'int'>);
+  // calling one runs its constructor. type(v) gives the same class object for every
+  // value of a type, so `type(a) == type(b)` compares types as Python does.
+  auto types = std::make_shared<std::map<std::string, std::shared_ptr<ClassObj>>>();
+  auto type_class = [types](const std::string& name, const std::string& module) {
+    auto& c = (*types)[module + "." + name];
+    if (!c) {
+      c = std::make_shared<ClassObj>();
+      c->name = name;
+      c->module = module;
+    }
+    return c;
+  };
+  if (b["object"].as<ClassObj>())
+    (*types)["builtins.object"] = std::static_pointer_cast<ClassObj>(b["object"].obj);
+  auto def_type = [&](const std::string& name, NativeFn fn) {
+    auto c = type_class(name, "builtins");
+    c->attrs.set("__new_native__", in.builtin(name, std::move(fn)));
+    b[name] = Value::object(c);
+  };
+  auto type_fn = [type_class](Interpreter& in, CallArgs& a) {
+    if (a.args.size() != 1) in.raise("TypeError", "type() takes 1 argument");
+    const Value& v = a.args[0];
+    if (auto* inst = v.as<InstanceObj>()) return Value::object(inst->cls);
+    const std::string name = in.type_name(v);
+    std::string module = v.kind == VKind::Tensor ? "tensorflow.python.framework.ops"
+                         : v.kind == VKind::Variable ? (name == "Variable" ? "keras.src.backend.tensorflow.core"
+                                                                          : "tensorflow.python.ops.resource_variable_ops")
+                         : v.kind == VKind::NdArray && name != "bytes" ? "numpy"  // a string element is Python's bytes
+                                                                      : "builtins";
+    // Native objects of the tf module: their Python modules.
+    static const std::pair<const char*, const char*> kNativeModules[] = {
+        {"GradientTape", "tensorflow.python.eager.backprop"},
+        {"DType", "tensorflow.python.framework.dtypes"},
+        {"TensorShape", "tensorflow.python.framework.tensor_shape"},
+        {"Function", "tensorflow.python.eager.polymorphic_function.polymorphic_function"},
+        {"UnconnectedGradients", "tensorflow.python.ops.unconnected_gradients"}};
+    if (v.as<NativeObj>())
+      for (const auto& [tn, mod] : kNativeModules)
+        if (name == tn) module = mod;
+    return Value::object(type_class(name, module));
+  };
 
   // `...` parses as this name: tensor and array subscripts read it as an ellipsis_mask.
   auto ellipsis = std::make_shared<NativeObj>("Ellipsis");
@@ -154,7 +485,7 @@ void install_builtins(Interpreter& in) {
     if (auto m = in.try_getattr(v, "__len__")) return in.call(*m, {});
     in.raise("TypeError", "object of type '" + in.type_name(v) + "' has no len()");
   });
-  def("range", [](Interpreter& in, CallArgs& a) {
+  def_type("range", [](Interpreter& in, CallArgs& a) {
     if (a.args.empty() || a.args.size() > 3) in.raise("TypeError", "range expected at most 3 arguments, got " + std::to_string(a.args.size()));
     // Inside a trace AutoGraph makes range() of a tensor a tf.range (py_builtins.range_);
     // the loop over it unrolls here, so the traced tensor's own value bounds it.
@@ -175,31 +506,16 @@ void install_builtins(Interpreter& in) {
     if (step == 0) in.raise("ValueError", "range() arg 3 must not be zero");
     return Value::object(std::make_shared<RangeObj>(start, stop, step));
   });
-  def("type", [](Interpreter& in, CallArgs& a) {
-    if (a.args.size() != 1) in.raise("TypeError", "type() takes 1 argument");
-    const Value& v = a.args[0];
-    if (auto* inst = v.as<InstanceObj>()) return Value::object(inst->cls);
-    // A lightweight class object carrying the name, for type(x).__name__ and printing.
-    auto c = std::make_shared<ClassObj>();
-    c->name = in.type_name(v);
-    c->module = v.kind == VKind::Tensor ? "tensorflow.python.framework.ops"
-                : v.kind == VKind::Variable ? (c->name == "Variable" ? "keras.src.backend.tensorflow.core"
-                                                                      : "tensorflow.python.ops.resource_variable_ops")
-                : v.kind == VKind::NdArray && c->name != "bytes" ? "numpy"  // a string element is Python's bytes
-                                                                : "builtins";
-    // Native objects of the tf module: their Python modules.
-    static const std::pair<const char*, const char*> kNativeModules[] = {
-        {"GradientTape", "tensorflow.python.eager.backprop"},
-        {"DType", "tensorflow.python.framework.dtypes"},
-        {"TensorShape", "tensorflow.python.framework.tensor_shape"},
-        {"Function", "tensorflow.python.eager.polymorphic_function.polymorphic_function"},
-        {"UnconnectedGradients", "tensorflow.python.ops.unconnected_gradients"}};
-    if (v.as<NativeObj>())
-      for (const auto& [tn, mod] : kNativeModules)
-        if (c->name == tn) c->module = mod;
-    c->attrs.set("__name__", Value::str(c->name));
-    return Value::object(c);
-  });
+  def_type("type", type_fn);
+  {
+    // type(None)() is None; NoneType is no builtin name.
+    auto none_type = type_class("NoneType", "builtins");
+    none_type->attrs.set("__new_native__", in.builtin("NoneType", [](Interpreter& in, CallArgs& a) {
+      if (!a.args.empty() || !a.kwargs.empty()) in.raise("TypeError", "NoneType takes no arguments");
+      return Value::none();
+    }));
+  }
+  type_class("bool", "builtins")->base = type_class("int", "builtins");  // bool subclasses int
   def("isinstance", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 2) in.raise("TypeError", "isinstance expected 2 arguments, got " + std::to_string(a.args.size()));
     std::vector<Value> classes;
@@ -246,29 +562,28 @@ void install_builtins(Interpreter& in) {
     for (const Value& v : in.iterate(a.args[0])) out.push_back(in.make_tuple({Value::integer(start++), v}));
     return in.make_iterator(in.make_list(std::move(out)));
   });
-  def("list", [](Interpreter& in, CallArgs& a) {
+  def_type("list", [](Interpreter& in, CallArgs& a) {
     return in.make_list(a.args.empty() ? std::vector<Value>{} : in.iterate(a.args[0]));
   });
-  def("tuple", [](Interpreter& in, CallArgs& a) {
+  def_type("tuple", [](Interpreter& in, CallArgs& a) {
     return in.make_tuple(a.args.empty() ? std::vector<Value>{} : in.iterate(a.args[0]));
   });
-  def("dict", [](Interpreter& in, CallArgs& a) {
+  def_type("dict", [](Interpreter& in, CallArgs& a) {
+    if (a.args.size() > 1) in.raise("TypeError", "dict expected at most 1 argument, got " + std::to_string(a.args.size()));
     Value d = in.make_dict();
     auto* dd = d.as<DictObj>();
-    if (!a.args.empty()) {
-      if (auto* src = a.args[0].as<DictObj>()) {
-        for (const auto& [k, v] : src->items) in.dict_set(*dd, k, v);
-      } else {
-        for (const Value& kv : in.iterate(a.args[0])) {
-          auto items = in.iterate(kv);
-          if (items.size() != 2) in.raise("ValueError", "dictionary update sequence element has length " + std::to_string(items.size()) + "; 2 is required");
-          in.dict_set(*dd, items[0], items[1]);
-        }
-      }
-    }
+    if (!a.args.empty()) in.dict_update(*dd, a.args[0]);
     for (const auto& [k, v] : a.kwargs) in.dict_set(*dd, Value::str(k), v);
     return d;
   });
+  b["dict"].as<ClassObj>()->attrs.set("fromkeys", in.builtin("dict.fromkeys", [](Interpreter& in, CallArgs& a) {
+    if (a.args.empty() || a.args.size() > 2)
+      in.raise("TypeError", "fromkeys expected at least 1 argument, got " + std::to_string(a.args.size()));
+    Value d = in.make_dict();
+    const Value v = a.args.size() > 1 ? a.args[1] : Value::none();
+    for (const Value& k : in.iterate(a.args[0])) in.dict_set(*d.as<DictObj>(), k, v);
+    return d;
+  }));
   def("iter", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 1) in.raise("TypeError", "iter expected 1 argument");
     return in.make_iterator(a.args[0]);
@@ -299,9 +614,9 @@ void install_builtins(Interpreter& in) {
     if (v.kind == VKind::Bool) return Value::integer(v.b);
     return in.unary("abs", v);
   });
-  def("float", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::number(0) : to_float(in, a.args[0]); });
-  def("int", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::integer(0) : to_int(in, a.args[0]); });
-  def("bool", [](Interpreter& in, CallArgs& a) {
+  def_type("float", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::number(0) : to_float(in, a.args[0]); });
+  def_type("int", [](Interpreter& in, CallArgs& a) { return a.args.empty() ? Value::integer(0) : to_int(in, a.args[0]); });
+  def_type("bool", [](Interpreter& in, CallArgs& a) {
     Value b = Value::boolean(!a.args.empty() && in.truthy(a.args[0]));
     // Like float(t) and int(t), bool(t) leaves the engine and keeps where it came from, so
     // a branch it decides is still the tensor's (CONTROL_FLOW_ONLY, not UNCONNECTED).
@@ -313,7 +628,7 @@ void install_builtins(Interpreter& in) {
     }
     return b;
   });
-  def("str", [](Interpreter& in, CallArgs& a) { return Value::str(a.args.empty() ? "" : in.str(a.args[0])); });
+  def_type("str", [](Interpreter& in, CallArgs& a) { return Value::str(a.args.empty() ? "" : in.str(a.args[0])); });
   def("repr", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 1) in.raise("TypeError", "repr() takes exactly one argument");
     return Value::str(in.repr(a.args[0]));
@@ -379,14 +694,17 @@ void install_builtins(Interpreter& in) {
     for (size_t i : idx) out.push_back(items[i]);
     return in.make_list(std::move(out));
   });
+  // any/all stop at the deciding element: a generator is not consumed past it.
   def("any", [](Interpreter& in, CallArgs& a) {
-    for (const Value& v : in.iterate(a.get_or(0, "iterable", in.make_list({}))))
-      if (in.truthy(v)) return Value::boolean(true);
+    const Value it = in.make_iterator(a.get_or(0, "iterable", in.make_list({})));
+    while (const auto v = in.next(it))
+      if (in.truthy(*v)) return Value::boolean(true);
     return Value::boolean(false);
   });
   def("all", [](Interpreter& in, CallArgs& a) {
-    for (const Value& v : in.iterate(a.get_or(0, "iterable", in.make_list({}))))
-      if (!in.truthy(v)) return Value::boolean(false);
+    const Value it = in.make_iterator(a.get_or(0, "iterable", in.make_list({})));
+    while (const auto v = in.next(it))
+      if (!in.truthy(*v)) return Value::boolean(false);
     return Value::boolean(true);
   });
   def("getattr", [](Interpreter& in, CallArgs& a) {

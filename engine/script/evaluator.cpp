@@ -160,6 +160,56 @@ bool definitely_returns(const Body& body) {
 
 bool is_tensorish(const Value& v) { return v.kind == VKind::Tensor || v.kind == VKind::Variable || v.kind == VKind::NdArray; }
 
+// The elements of a dict view as they are now.
+std::vector<Value> dict_view_items(Interpreter& in, const DictViewPayload& view) {
+  std::vector<Value> out;
+  for (const auto& [k, v] : view.dict->items)
+    out.push_back(view.kind == DictViewPayload::Items  ? in.make_tuple({k, v})
+                  : view.kind == DictViewPayload::Keys ? k
+                                                       : v);
+  return out;
+}
+
+// d.keys() / d.values() / d.items(): a view that follows the dict, printed as
+// dict_keys([...]); keys and items views compare as sets, values views by identity.
+Value make_dict_view(Interpreter& in, const std::shared_ptr<DictObj>& d, const std::string& which) {
+  auto view = std::make_shared<DictViewPayload>();
+  view->dict = d;
+  view->kind = which == "keys" ? DictViewPayload::Keys : which == "values" ? DictViewPayload::Values : DictViewPayload::Items;
+  auto o = std::make_shared<NativeObj>("dict_view");
+  o->type_name = "dict_" + which;
+  o->payload = view;
+  const DictViewPayload* v = view.get();
+  Interpreter* inp = &in;
+  o->repr = [inp, v, tname = o->type_name] {
+    std::string s = tname + "([";
+    const std::vector<Value> items = dict_view_items(*inp, *v);
+    for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + inp->repr(items[i]);
+    return s + "])";
+  };
+  o->attrs.set("__iter__", in.builtin(o->type_name + ".__iter__", [v](Interpreter& in2, CallArgs&) {
+    return in2.make_iterator(in2.make_list(dict_view_items(in2, *v)));
+  }));
+  o->attrs.set("__len__", in.builtin(o->type_name + ".__len__", [v](Interpreter&, CallArgs&) {
+    return Value::integer(static_cast<int64_t>(v->dict->items.size()));
+  }));
+  const Object* self = o.get();
+  o->attrs.set("__eq__", in.builtin(o->type_name + ".__eq__", [v, self](Interpreter& in2, CallArgs& a) {
+      const auto* other = a.args.empty() ? nullptr : a.args[0].as<NativeObj>();
+      if (v->kind == DictViewPayload::Values) return Value::boolean(other == self);
+      if (!other || other->tag != "dict_view") return Value::boolean(false);
+      const auto* ov = static_cast<const DictViewPayload*>(other->payload.get());
+      if (ov->kind == DictViewPayload::Values || ov->dict->items.size() != v->dict->items.size())
+        return Value::boolean(false);
+      const std::vector<Value> mine = dict_view_items(in2, *v), theirs = dict_view_items(in2, *ov);
+      for (const Value& x : mine)
+        if (std::none_of(theirs.begin(), theirs.end(), [&](const Value& y) { return in2.equals(x, y); }))
+          return Value::boolean(false);
+      return Value::boolean(true);
+    }));
+  return Value::object(o);
+}
+
 std::string bin_op_str(BinOpKind k) { return to_string(k); }
 
 }  // namespace
@@ -194,15 +244,15 @@ void Evaluator::check_imports(const Body& body) {
         static const std::unordered_set<std::string> ok = {"tensorflow", "numpy", "matplotlib.pyplot", "matplotlib", "math"};
         if (!ok.count(a.name))
           throw ScriptException(ScriptError{"ModuleNotFoundError",
-                                            "No module named '" + a.name + "' (tape scripts can import tensorflow, numpy and matplotlib.pyplot)",
+                                            "No module named '" + a.name + "' (tape scripts can import tensorflow, numpy, matplotlib.pyplot and math)",
                                             in_.file(), a.span.begin.line, a.span.begin.col});
       }
     } else if (auto* imp = s->as<ImportFrom>()) {
       const bool ok = imp->module == "tensorflow" || imp->module == "tensorflow.keras" || imp->module == "matplotlib" ||
-                      imp->module == "numpy" || imp->module == "tensorflow.keras.layers";
+                      imp->module == "numpy" || imp->module == "tensorflow.keras.layers" || imp->module == "math";
       if (!ok)
         throw ScriptException(ScriptError{"ModuleNotFoundError",
-                                          "No module named '" + imp->module + "' (tape scripts can import tensorflow, numpy and matplotlib.pyplot)",
+                                          "No module named '" + imp->module + "' (tape scripts can import tensorflow, numpy, matplotlib.pyplot and math)",
                                           in_.file(), s->span.begin.line, s->span.begin.col});
     }
     std::visit(
@@ -319,7 +369,17 @@ void Evaluator::exec(const Stmt& s, Frame& f) {
             if (named) in_.set_with_name(outer);
             for (const auto& t : n.targets) assign(*t, v, f);
           } else if constexpr (std::is_same_v<T, AugAssign>) {
-            Value cur = eval(*n.target, f);
+            // `xs[i()] += v`: the container and index are evaluated once, for the read and the write.
+            const Subscript* sub = n.target->template as<Subscript>();
+            Value sub_obj, sub_index;
+            Value cur;
+            if (sub) {
+              sub_obj = eval(*sub->value, f);
+              sub_index = eval_subscript_index(*sub->index, f);
+              cur = replayed_read(n.target.get(), sub_obj, f, [&] { return getitem(sub_obj, sub_index); });
+            } else {
+              cur = eval(*n.target, f);
+            }
             Value rhs = eval(*n.value, f);
             if (cur.kind == VKind::Variable && !in_.engine().variable(cur.id).keras)
               if (const char* why = variable_inplace_error(n.op)) in_.raise("RuntimeError", why);
@@ -332,7 +392,12 @@ void Evaluator::exec(const Stmt& s, Frame& f) {
             } else {
               res = in_.binary(bin_op_str(n.op), cur, rhs);
             }
-            assign(*n.target, res, f);
+            if (sub) {
+              if (!(replaying_user_code(f) && made_before_call(sub_obj) && (sub_obj.as<ListObj>() || sub_obj.as<DictObj>())))
+                in_.setitem(sub_obj, sub_index, res);
+            } else {
+              assign(*n.target, res, f);
+            }
           } else if constexpr (std::is_same_v<T, If>) {
             exec_if(n, f, line);
           } else if constexpr (std::is_same_v<T, For>) {
@@ -420,6 +485,7 @@ void Evaluator::exec_import(const Stmt& s, Frame& f) {
   else if (imp->module == "tensorflow.keras.layers") base = getattr(getattr(Value::object(in_.module("tensorflow")), "keras"), "layers");
   else if (imp->module == "matplotlib") base = Value::object(in_.module("matplotlib"));
   else if (imp->module == "numpy") base = Value::object(in_.module("numpy"));
+  else if (imp->module == "math") base = Value::object(in_.module("math"));
   for (const auto& a : imp->names) {
     Value v;
     try {
@@ -924,6 +990,9 @@ void Evaluator::exec_class(const ClassDef& d, Frame& f) {
   if (!d.bases.empty()) {
     Value b = eval(*d.bases[0], f);
     if (auto* bc = b.as<ClassObj>()) {
+      // A builtin type's instances are not instances of a script class here.
+      if (bc->module == "builtins" && bc->attrs.find("__new_native__"))
+        in_.raise("TypeError", "subclassing the builtin type '" + bc->name + "' is not supported in tape scripts");
       if (bc->name != "object" || bc->module != "builtins") cls->base = std::static_pointer_cast<ClassObj>(b.obj);
     } else {
       in_.raise("TypeError", "a class can only inherit from a class (got " + in_.type_name(b) + ")");
@@ -1067,12 +1136,35 @@ void Evaluator::delete_target(const Expr& target, Frame& f) {
       for (size_t i = 0; i < d->items.size(); ++i) d->index[in_.dict_key(d->items[i].first)] = i;
       return;
     }
-    if (auto* l = obj.as<ListObj>(); l && key.kind == VKind::Int) {
-      int64_t i = key.i < 0 ? key.i + static_cast<int64_t>(l->items.size()) : key.i;
-      if (i < 0 || i >= static_cast<int64_t>(l->items.size())) in_.raise("IndexError", "list assignment index out of range");
+    if (auto* l = obj.as<ListObj>(); l && obj.obj->okind == OKind::List) {
+      const int64_t n = static_cast<int64_t>(l->items.size());
+      if (auto* sl = key.as<SliceObj>()) {  // del xs[a:b:c]: the positions the slice picks
+        std::vector<int64_t> positions = slice_positions(*sl, n);
+        std::sort(positions.begin(), positions.end());
+        std::vector<Value> kept;
+        size_t p = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          if (p < positions.size() && positions[p] == i) {
+            ++p;
+            continue;
+          }
+          kept.push_back(l->items[static_cast<size_t>(i)]);
+        }
+        l->items = std::move(kept);
+        return;
+      }
+      const std::optional<int64_t> index = in_.index_value(key);
+      if (!index) in_.raise("TypeError", "list indices must be integers or slices, not " + in_.type_name(key));
+      const int64_t i = *index < 0 ? *index + n : *index;
+      if (i < 0 || i >= n) in_.raise("IndexError", "list assignment index out of range");
       l->items.erase(l->items.begin() + i);
       return;
     }
+    if (auto m = in_.try_getattr(obj, "__delitem__"); m && obj.as<InstanceObj>()) {
+      call(*m, {key}, {});
+      return;
+    }
+    in_.raise("TypeError", "'" + in_.type_name(obj) + "' object doesn't support item deletion");
   }
   if (auto* a = target.as<Attribute>()) {
     Value obj = eval(*a->value, f);
@@ -1324,27 +1416,79 @@ Value Evaluator::eval_listcomp(const ListComp& lc, size_t gen, Frame& f, std::ve
   }
   const Comprehension& c = lc.generators[gen];
   Value it = eval(*c.iter, f);
-  auto body = [&](const Value& x) {
-    in_.tick();
-    assign(*c.target, x, f);
-    std::vector<TensorId> decisions;
-    for (const auto& cond : c.ifs) {
-      Value v;
-      if (!decide_collecting(*cond, f, v, decisions,
-                             [&](const Value& cv) { return decide(cv, "comprehension if", 0, nullptr); }))
-        return;
-    }
-    // The element is computed because its conditions held: control edges from them.
-    for (TensorId d : decisions) in_.engine().push_control(d);
-    PopControls pop{in_, decisions.size()};
-    eval_listcomp(lc, gen + 1, f, out);
-  };
   if (auto* r = it.as<RangeObj>()) {
-    for (int64_t i = 0, n = r->size(); i < n; ++i) body(Value::integer(r->start + i * r->step));
+    for (int64_t i = 0, n = r->size(); i < n; ++i) comprehension_item(lc, gen, Value::integer(r->start + i * r->step), f, out);
   } else {
-    for (const Value& x : in_.iterate(it)) body(x);
+    for (const Value& x : in_.iterate(it)) comprehension_item(lc, gen, x, f, out);
   }
   return Value::none();
+}
+
+void Evaluator::comprehension_item(const ListComp& lc, size_t gen, const Value& x, Frame& f, std::vector<Value>& out) {
+  const Comprehension& c = lc.generators[gen];
+  in_.tick();
+  assign(*c.target, x, f);
+  std::vector<TensorId> decisions;
+  for (const auto& cond : c.ifs) {
+    Value v;
+    if (!decide_collecting(*cond, f, v, decisions,
+                           [&](const Value& cv) { return decide(cv, "comprehension if", 0, nullptr); }))
+      return;
+  }
+  // The element is computed because its conditions held: control edges from them.
+  for (TensorId d : decisions) in_.engine().push_control(d);
+  PopControls pop{in_, decisions.size()};
+  eval_listcomp(lc, gen + 1, f, out);
+}
+
+Value Evaluator::eval_comprehension_call(const Call& c, Frame& f) {
+  const ListComp& lc = *c.args[0]->as<ListComp>();
+  // Comprehension variables live in their own scope, as in Python 3.
+  auto cf = std::make_shared<Frame>(f);
+  cf->scope = std::make_shared<Scope>();
+  cf->scope->parent = f.scope;
+  if (c.func->as<Name>()->id == kDictCompName) {
+    std::vector<Value> pairs;
+    eval_listcomp(lc, 0, *cf, pairs);
+    Value d = in_.make_dict();
+    for (const Value& kv : pairs) {
+      const auto& items = kv.as<ListObj>()->items;
+      in_.dict_set(*d.as<DictObj>(), items[0], items[1]);
+    }
+    return d;
+  }
+  // A generator: Python evaluates the outermost iterable at once, the rest as the
+  // generator is consumed (`any(...)` stops at the first true element). Elements of
+  // inner `for` clauses are computed together, one outer element at a time.
+  struct GenState {
+    Value iter;
+    std::vector<Value> pending;
+    size_t pos = 0;
+    bool done = false;
+  };
+  auto st = std::make_shared<GenState>();
+  st->iter = in_.make_iterator(eval(*lc.generators[0].iter, f));
+  auto gen = std::make_shared<NativeObj>("generator");
+  gen->type_name = "generator";
+  const Object* self = gen.get();
+  gen->repr = [self] { return "<generator object <genexpr> at " + fake_address(self) + ">"; };
+  // Only __next__: make_iterator() takes the object as its own iterator.
+  gen->attrs.set("__next__", in_.builtin("generator.__next__", [this, &lc, cf, st](Interpreter& in, CallArgs&) {
+    while (st->pos >= st->pending.size()) {
+      if (st->done) in.raise("StopIteration", "");
+      st->pending.clear();
+      st->pos = 0;
+      std::optional<Value> x = in.next(st->iter);
+      if (!x) {
+        st->done = true;
+        st->iter = Value::none();
+        continue;
+      }
+      comprehension_item(lc, 0, *x, *cf, st->pending);
+    }
+    return st->pending[st->pos++];
+  }));
+  return Value::object(gen);
 }
 
 Value Evaluator::eval_subscript_index(const Expr& index, Frame& f) { return eval(index, f); }
@@ -1381,6 +1525,9 @@ Value Evaluator::eval_compare(const Compare& c, Frame& f) {
           found = right.as_str().find(left.as_str()) != std::string::npos;
         } else if (auto* d = right.as<DictObj>()) {
           found = in_.dict_get(*d, left) != nullptr;
+        } else if (auto* n = right.as<NativeObj>();
+                   n && n->tag == "dict_view" && static_cast<DictViewPayload*>(n->payload.get())->kind == DictViewPayload::Keys) {
+          found = in_.dict_get(*static_cast<DictViewPayload*>(n->payload.get())->dict, left) != nullptr;
         } else {
           for (const Value& x : in_.iterate(right))
             if (in_.equals(left, x)) {
@@ -1420,6 +1567,8 @@ Value Evaluator::eval_boolop(const BoolOp& b, Frame& f) {
 }
 
 Value Evaluator::eval_call(const Expr& e, const Call& c, Frame& f) {
+  if (auto* n = c.func->as<Name>(); n && (n->id == kGenExprName || n->id == kDictCompName))
+    return eval_comprehension_call(c, f);
   // super() without arguments: the method's class and its first argument.
   if (auto* n = c.func->as<Name>(); n && n->id == "super" && c.args.empty()) {
     if (!f.owner || !f.has_self) in_.raise("RuntimeError", "super(): no arguments");
@@ -1566,6 +1715,27 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
   // Python names a method by its qualified name: "Model.call() takes ...".
   const auto owner = fn.owner.lock();
   const std::string fname = (owner ? owner->name + "." : std::string()) + fn.name + "()";
+  // CPython's order of complaints: too many positional arguments, then an unexpected
+  // keyword, then what is missing.
+  bool has_var_positional = false, has_var_keyword = false;
+  size_t npos = 0, required = 0;
+  for (const auto& p : d.params) {
+    has_var_positional = has_var_positional || p.kind == ParamKind::VarPositional;
+    has_var_keyword = has_var_keyword || p.kind == ParamKind::VarKeyword;
+    npos += p.kind == ParamKind::Positional;
+    required += p.kind == ParamKind::Positional && !p.default_value;
+  }
+  if (!has_var_positional && args.size() > npos) {
+    const std::string takes = required == npos ? std::to_string(npos) : "from " + std::to_string(required) + " to " + std::to_string(npos);
+    in_.raise("TypeError", fname + " takes " + takes + " positional argument" + (npos == 1 ? "" : "s") +
+                               " but " + std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
+  }
+  if (!has_var_keyword)
+    for (const auto& [k, v] : kwargs)
+      if (std::none_of(d.params.begin(), d.params.end(), [&](const Param& p) {
+            return p.name == k && (p.kind == ParamKind::Positional || p.kind == ParamKind::KeywordOnly);
+          }))
+        in_.raise("TypeError", fname + " got an unexpected keyword argument '" + k + "'");
   for (const auto& p : d.params) {
     if (p.kind == ParamKind::VarPositional) {
       std::vector<Value> rest;
@@ -1595,17 +1765,13 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
         break;
       }
     if (!got) {
-      if (!def) in_.raise("TypeError", fname + " missing 1 required positional argument: '" + p.name + "'");
+      if (!def)
+        in_.raise("TypeError", fname + " missing 1 required " + (p.kind == ParamKind::KeywordOnly ? "keyword-only" : "positional") +
+                                   " argument: '" + p.name + "'");
       scope->vars[p.name] = *def;
     }
   }
-  if (ai < args.size()) {
-    size_t npos = 0;
-    for (const auto& p : d.params) npos += p.kind == ParamKind::Positional;
-    in_.raise("TypeError", fname + " takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
-                               " but " + std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
-  }
-  if (!kwargs.empty()) in_.raise("TypeError", fname + " got an unexpected keyword argument '" + kwargs[0].first + "'");
+
   if (!d.params.empty() && !args.empty()) {
     f.self = scope->vars[d.params[0].name];
     f.has_self = true;
@@ -1623,7 +1789,11 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
 
 Value Evaluator::instantiate(const std::shared_ptr<ClassObj>& cls, std::vector<Value> args,
                              std::vector<std::pair<std::string, Value>> kwargs) {
-  if (cls->is_subclass_of("BaseException") && !cls->lookup("__init__")) {
+  const Value* init = cls->lookup("__init__");
+  const auto* native_init = init ? init->as<BuiltinObj>() : nullptr;
+  if (cls->is_subclass_of("BaseException") && (!init || (native_init && native_init->name == "BaseException.__init__"))) {
+    // BaseException.__new__ and __init__: args are the positional arguments.
+    if (!kwargs.empty()) in_.raise("TypeError", cls->name + "() takes no keyword arguments");
     auto inst = std::make_shared<InstanceObj>(cls);
     inst->attrs.set("args", in_.make_tuple(args));
     return Value::object(inst);
@@ -1635,7 +1805,7 @@ Value Evaluator::instantiate(const std::shared_ptr<ClassObj>& cls, std::vector<V
   auto inst = std::make_shared<InstanceObj>(cls);
   Value self = Value::object(inst);
   if (cls->is_subclass_of("BaseException")) inst->attrs.set("args", in_.make_tuple(args));
-  if (const Value* init = cls->lookup("__init__")) {
+  if (init) {
     Value bound = bind_class_attr(*init, self, cls);
     call(bound, std::move(args), std::move(kwargs));
   } else if (!args.empty() || !kwargs.empty()) {
@@ -1707,38 +1877,27 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
         if (auto v = in_.hooks().tensor_getattr(in_, obj, name)) return *v;
       return missing();
     case VKind::Object: break;
+    case VKind::Float:
+      if (name == "is_integer") {
+        const double x = obj.f;
+        return in_.builtin("float.is_integer", [x](Interpreter&, CallArgs&) {
+          return Value::boolean(std::isfinite(x) && x == std::floor(x));
+        });
+      }
+      return missing();
     case VKind::Str: {
       const std::string s = obj.as_str();
       if (name == "format")
-        return in_.builtin("str.format", [s](Interpreter& in, CallArgs& a) {
-          std::string out;
-          size_t auto_idx = 0;
-          for (size_t i = 0; i < s.size(); ++i) {
-            if (s[i] == '{' && i + 1 < s.size() && s[i + 1] == '{') { out += '{'; ++i; continue; }
-            if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}') { out += '}'; ++i; continue; }
-            if (s[i] != '{') { out += s[i]; continue; }
-            const size_t close = s.find('}', i);
-            if (close == std::string::npos) in.raise("ValueError", "Single '{' encountered in format string");
-            std::string field = s.substr(i + 1, close - i - 1);
-            std::string spec;
-            if (auto c = field.find(':'); c != std::string::npos) { spec = field.substr(c + 1); field = field.substr(0, c); }
-            Value v;
-            if (field.empty()) v = a.get_or(auto_idx++, "", Value::none());
-            else if (std::isdigit(static_cast<unsigned char>(field[0]))) v = a.get_or(static_cast<size_t>(std::stoi(field)), "", Value::none());
-            else v = a.kw(field.c_str()) ? *a.kw(field.c_str()) : Value::none();
-            auto* ev = dynamic_cast<Evaluator*>(static_cast<Evaluator*>(nullptr));
-            (void)ev;
-            out += in.call(in.builtins()->vars["format"], {v, Value::str(spec)}).as_str();
-            i = close;
-          }
-          return Value::str(out);
-        });
+        return in_.builtin("str.format", [this, s](Interpreter&, CallArgs& a) { return Value::str(str_format(s, a)); });
       if (name == "join")
         return in_.builtin("str.join", [s](Interpreter& in, CallArgs& a) {
           std::string out;
           bool first = true;
+          size_t index = 0;
           for (const Value& v : in.iterate(a.get_or(0, "iterable", in.make_list({})))) {
-            if (v.kind != VKind::Str) in.raise("TypeError", "sequence item: expected str instance, " + in.type_name(v) + " found");
+            if (v.kind != VKind::Str)
+              in.raise("TypeError", "sequence item " + std::to_string(index) + ": expected str instance, " + in.type_name(v) + " found");
+            ++index;
             if (!first) out += s;
             out += v.as_str();
             first = false;
@@ -1746,58 +1905,6 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
               in.raise("ResourceError", "string too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
           }
           return Value::str(out);
-        });
-      if (name == "startswith" || name == "endswith")
-        return in_.builtin("str." + name, [s, name](Interpreter& in, CallArgs& a) {
-          const std::string p = in.str(a.get_or(0, "prefix", Value::str("")));
-          const bool r = name == "startswith" ? s.rfind(p, 0) == 0 : (s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0);
-          return Value::boolean(r);
-        });
-      if (name == "split")
-        return in_.builtin("str.split", [s](Interpreter& in, CallArgs& a) {
-          std::vector<Value> parts;
-          const Value sep = a.get_or(0, "sep", Value::none());
-          if (sep.is_none()) {
-            size_t i = 0;
-            while (i < s.size()) {
-              while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-              size_t j = i;
-              while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-              if (j > i) parts.push_back(Value::str(s.substr(i, j - i)));
-              i = j;
-            }
-          } else {
-            const std::string d = in.str(sep);
-            size_t i = 0, j;
-            while ((j = s.find(d, i)) != std::string::npos && !d.empty()) {
-              parts.push_back(Value::str(s.substr(i, j - i)));
-              i = j + d.size();
-            }
-            parts.push_back(Value::str(s.substr(i)));
-          }
-          return in.make_list(std::move(parts));
-        });
-      if (name == "replace")
-        return in_.builtin("str.replace", [s](Interpreter& in, CallArgs& a) {
-          const std::string from = in.str(a.get_or(0, "old", Value::str(""))), to = in.str(a.get_or(1, "new", Value::str("")));
-          // One pass (replacing in place is quadratic on a long string).
-          std::string o;
-          if (from.empty()) {  // Python: `to` before every character and at the end
-            for (char ch : s) o += to, o += ch;
-            o += to;
-          } else {
-            size_t p = 0, q;
-            while ((q = s.find(from, p)) != std::string::npos) {
-              o.append(s, p, q - p);
-              o += to;
-              p = q + from.size();
-              if (o.size() > (64u << 20)) break;
-            }
-            o.append(s, p, std::string::npos);
-          }
-          if (o.size() > (64u << 20))
-            in.raise("ResourceError", "string too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
-          return Value::str(o);
         });
       if (auto m = str_method(in_, s, name)) return *m;
       return missing();
@@ -1833,6 +1940,33 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
       if (name == "__name__") return Value::str(c->name);
       if (name == "__qualname__") return Value::str(c->name);
       if (name == "__module__") return Value::str(c->module);
+      if (c->module == "builtins" && c->attrs.find("__new_native__")) {
+        // An unbound method of a builtin type (`str.upper`, `list.append`): the method
+        // of its first argument.
+        static const std::map<std::string, int> kSamples = {{"str", 0}, {"list", 1}, {"tuple", 2}, {"dict", 3},
+                                                            {"int", 4}, {"float", 5}};
+        auto sample = kSamples.find(c->name);
+        if (sample != kSamples.end()) {
+          const Value probe = sample->second == 0   ? Value::str("")
+                              : sample->second == 1 ? in_.make_list({})
+                              : sample->second == 2 ? in_.make_tuple({})
+                              : sample->second == 3 ? in_.make_dict()
+                              : sample->second == 4 ? Value::integer(0)
+                                                    : Value::number(0);
+          if (in_.try_getattr(probe, name)) {
+            const std::string tname = c->name;
+            Value m = in_.builtin(tname + "." + name, [tname, name](Interpreter& in, CallArgs& a) {
+              if (a.args.empty() || in.type_name(a.args[0]) != tname)
+                in.raise("TypeError", "unbound method " + tname + "." + name + "() needs an argument");
+              const Value self = a.args[0];
+              a.args.erase(a.args.begin());
+              return in.call(in.getattr(self, name), std::move(a.args), std::move(a.kwargs));
+            });
+            static_cast<BuiltinObj*>(m.obj.get())->repr_text = "<method '" + name + "' of '" + tname + "' objects>";
+            return m;
+          }
+        }
+      }
       return missing();
     }
     case OKind::Module: {
@@ -1923,10 +2057,42 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
       if (is_list && name == "copy")
         return in_.builtin("list.copy", [lst](Interpreter& in, CallArgs&) { return in.make_list(lst->items); });
       if (name == "index")
-        return in_.builtin("list.index", [lst](Interpreter& in, CallArgs& a) {
+        return in_.builtin(is_list ? "list.index" : "tuple.index", [lst, is_list](Interpreter& in, CallArgs& a) {
+          if (a.args.empty()) in.raise("TypeError", "index expected at least 1 argument, got 0");
+          // start/end clip as a slice's bounds do.
+          const int64_t n = static_cast<int64_t>(lst->items.size());
+          auto bound = [&](size_t pos, int64_t def) {
+            if (pos >= a.args.size()) return def;
+            const auto i = in.index_value(a.args[pos]);
+            if (!i) in.raise("TypeError", "slice indices must be integers or have an __index__ method");
+            return std::clamp<int64_t>(*i < 0 ? *i + n : *i, 0, n);
+          };
+          const int64_t from = bound(1, 0), to = bound(2, n);
+          for (int64_t i = from; i < to; ++i)
+            if (in.equals(lst->items[static_cast<size_t>(i)], a.args[0])) return Value::integer(i);
+          if (!is_list) in.raise("ValueError", "tuple.index(x): x not in tuple");
+          in.raise("ValueError", in.repr(a.args[0]) + " is not in list");
+        });
+      if (is_list && name == "remove")
+        return in_.builtin("list.remove", [lst](Interpreter& in, CallArgs& a) {
+          if (a.args.size() != 1)
+            in.raise("TypeError", "list.remove() takes exactly one argument (" + std::to_string(a.args.size()) + " given)");
           for (size_t i = 0; i < lst->items.size(); ++i)
-            if (in.equals(lst->items[i], a.get_or(0, "value", Value::none()))) return Value::integer(static_cast<int64_t>(i));
-          in.raise("ValueError", in.repr(a.get_or(0, "value", Value::none())) + " is not in list");
+            if (in.equals(lst->items[i], a.args[0])) {
+              lst->items.erase(lst->items.begin() + static_cast<std::ptrdiff_t>(i));
+              return Value::none();
+            }
+          in.raise("ValueError", "list.remove(x): x not in list");
+        });
+      if (is_list && name == "sort")
+        return in_.builtin("list.sort", [lst](Interpreter& in, CallArgs& a) {
+          if (!a.args.empty()) in.raise("TypeError", "sort() takes no positional arguments");
+          for (const auto& [k, v] : a.kwargs)
+            if (k != "key" && k != "reverse") in.raise("TypeError", "sort() got an unexpected keyword argument '" + k + "'");
+          // sorted()'s stable sort, written back in place.
+          const Value sorted = in.call(in.builtins()->vars["sorted"], {in.make_list(lst->items)}, a.kwargs);
+          lst->items = sorted.as<ListObj>()->items;
+          return Value::none();
         });
       if (name == "count")
         return in_.builtin("list.count", [lst](Interpreter& in, CallArgs& a) {
@@ -1939,12 +2105,7 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
     case OKind::Dict: {
       auto d = std::static_pointer_cast<DictObj>(obj.obj);
       if (name == "items" || name == "keys" || name == "values")
-        return in_.builtin("dict." + name, [d, name](Interpreter& in, CallArgs&) {
-          std::vector<Value> out;
-          for (const auto& [k, v] : d->items)
-            out.push_back(name == "items" ? in.make_tuple({k, v}) : name == "keys" ? k : v);
-          return in.make_list(std::move(out));
-        });
+        return in_.builtin("dict." + name, [d, name](Interpreter& in, CallArgs&) { return make_dict_view(in, d, name); });
       if (name == "get")
         return in_.builtin("dict.get", [d](Interpreter& in, CallArgs& a) {
           const Value* v = in.dict_get(*d, a.get_or(0, "key", Value::none()));
@@ -1952,12 +2113,32 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
         });
       if (name == "update")
         return in_.builtin("dict.update", [d](Interpreter& in, CallArgs& a) {
-          if (!a.args.empty())
-            if (auto* src = a.args[0].as<DictObj>())
-              for (const auto& [k, v] : src->items) in.dict_set(*d, k, v);
+          if (a.args.size() > 1) in.raise("TypeError", "update expected at most 1 argument, got " + std::to_string(a.args.size()));
+          if (!a.args.empty()) in.dict_update(*d, a.args[0]);
           for (const auto& [k, v] : a.kwargs) in.dict_set(*d, Value::str(k), v);
           return Value::none();
         });
+      if (name == "clear")
+        return in_.builtin("dict.clear", [d](Interpreter&, CallArgs&) {
+          d->items.clear();
+          d->index.clear();
+          return Value::none();
+        });
+      if (name == "copy")
+        return in_.builtin("dict.copy", [d](Interpreter& in, CallArgs&) {
+          Value c = in.make_dict();
+          in.dict_update(*c.as<DictObj>(), Value::object(d));
+          return c;
+        });
+      if (name == "popitem")
+        return in_.builtin("dict.popitem", [d](Interpreter& in, CallArgs&) {
+          if (d->items.empty()) in.raise_key_error(Value::str("popitem(): dictionary is empty"));
+          auto last = d->items.back();
+          d->index.erase(in.dict_key(last.first));
+          d->items.pop_back();
+          return in.make_tuple({last.first, last.second});
+        });
+      if (name == "fromkeys") return getattr(in_.builtins()->vars["dict"], "fromkeys");
       if (name == "pop")
         return in_.builtin("dict.pop", [d](Interpreter& in, CallArgs& a) {
           const Value k = a.get_or(0, "key", Value::none());
@@ -2184,6 +2365,137 @@ std::string Evaluator::format_spec(const Value& v0, const std::string& spec) {
   // object.__format__: str() for an empty spec, nothing else.
   if (spec.empty()) return in_.str(v);
   in_.raise("TypeError", "unsupported format string passed to " + in_.type_name(v) + ".__format__");
+}
+
+// str.format: replacement fields {name[key].attr!conv:spec}, spec fields nested one level.
+std::string Evaluator::str_format(const std::string& s, const CallArgs& a) {
+  int auto_idx = 0;  // -1 once a field is numbered by hand
+  auto field_value = [&](const std::string& field) -> Value {
+    size_t end = field.find_first_of(".[");
+    const std::string head = field.substr(0, end);
+    Value v;
+    if (head.empty() || std::all_of(head.begin(), head.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      size_t index;
+      if (head.empty()) {
+        if (auto_idx < 0) in_.raise("ValueError", "cannot switch from manual field specification to automatic field numbering");
+        index = static_cast<size_t>(auto_idx++);
+      } else {
+        if (auto_idx > 0) in_.raise("ValueError", "cannot switch from automatic field numbering to manual field specification");
+        auto_idx = -1;
+        index = static_cast<size_t>(std::stoul(head));
+      }
+      if (index >= a.args.size())
+        in_.raise("IndexError", "Replacement index " + std::to_string(index) + " out of range for positional args tuple");
+      v = a.args[index];
+    } else {
+      const Value* kw = a.kw(head.c_str());
+      if (!kw) in_.raise_key_error(Value::str(head));
+      v = *kw;
+    }
+    while (end < field.size()) {
+      if (field[end] == '.') {
+        const size_t next = field.find_first_of(".[", end + 1);
+        const std::string attr = field.substr(end + 1, next == std::string::npos ? std::string::npos : next - end - 1);
+        if (attr.empty()) in_.raise("ValueError", "Empty attribute in format string");
+        v = getattr(v, attr);
+        end = next == std::string::npos ? field.size() : next;
+      } else {
+        const size_t close = field.find(']', end);
+        if (close == std::string::npos) in_.raise("ValueError", "Missing ']' in format string");
+        const std::string key = field.substr(end + 1, close - end - 1);
+        if (key.empty()) in_.raise("ValueError", "Empty attribute in format string");
+        const bool digits = std::all_of(key.begin(), key.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        v = getitem(v, digits ? Value::integer(std::stoll(key)) : Value::str(key));
+        end = close + 1;
+        if (end < field.size() && field[end] != '.' && field[end] != '[')
+          in_.raise("ValueError", "Only '.' or '[' may follow ']' in format field specifier");
+      }
+    }
+    return v;
+  };
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (ch == '}') {
+      if (i + 1 < s.size() && s[i + 1] == '}') {
+        out += '}';
+        ++i;
+        continue;
+      }
+      in_.raise("ValueError", "Single '}' encountered in format string");
+    }
+    if (ch != '{') {
+      out += ch;
+      continue;
+    }
+    if (i + 1 < s.size() && s[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    // The field runs to its matching '}' (a spec may hold nested fields).
+    size_t j = i + 1;
+    int depth = 1;
+    for (; j < s.size(); ++j) {
+      if (s[j] == '[') {  // a key may hold braces
+        const size_t close = s.find(']', j);
+        if (close != std::string::npos && s.find_first_of(":!", j) > close) j = close;
+        continue;
+      }
+      if (s[j] == '{') ++depth;
+      else if (s[j] == '}' && --depth == 0) break;
+    }
+    if (j >= s.size()) in_.raise("ValueError", i + 1 == s.size() ? "Single '{' encountered in format string"
+                                                                  : "expected '}' before end of string");
+    const std::string body = s.substr(i + 1, j - i - 1);
+    i = j;
+    // field_name, then !conversion, then :spec (a key in brackets may hold ':' or '!').
+    size_t k = 0;
+    while (k < body.size() && body[k] != '!' && body[k] != ':') {
+      if (body[k] == '[') {
+        const size_t close = body.find(']', k);
+        if (close == std::string::npos) break;
+        k = close;
+      }
+      ++k;
+    }
+    const std::string field = body.substr(0, k);
+    char conversion = 0;
+    if (k < body.size() && body[k] == '!') {
+      if (k + 1 >= body.size()) in_.raise("ValueError", "end of string while looking for conversion specifier");
+      conversion = body[k + 1];
+      k += 2;
+      if (k < body.size() && body[k] != ':') in_.raise("ValueError", "expected ':' after conversion specifier");
+      if (conversion != 'r' && conversion != 's' && conversion != 'a')
+        in_.raise("ValueError", std::string("Unknown conversion specifier ") + conversion);
+    }
+    std::string spec = k < body.size() ? body.substr(k + 1) : "";
+    const Value v = field_value(field);
+    if (spec.find('{') != std::string::npos) {  // nested fields in the spec: {:{width}}
+      std::string expanded;
+      for (size_t p = 0; p < spec.size(); ++p) {
+        if (spec[p] != '{') {
+          expanded += spec[p];
+          continue;
+        }
+        const size_t q = spec.find('}', p);
+        if (q == std::string::npos) in_.raise("ValueError", "unmatched '{' in format spec");
+        expanded += in_.str(field_value(spec.substr(p + 1, q - p - 1)));
+        p = q;
+      }
+      spec = expanded;
+    }
+    if (conversion == 0) {
+      out += format_spec(v, spec);
+    } else {
+      std::string text = conversion == 's' ? in_.str(v) : in_.repr(v);
+      if (conversion == 'a') text = ascii_escape(text);
+      out += format_spec(Value::str(text), spec);
+    }
+    if (out.size() > (64u << 20))
+      in_.raise("ResourceError", "string too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
+  }
+  return out;
 }
 
 std::string Evaluator::percent_format(const std::string& fmt, const std::vector<Value>& vals) {

@@ -56,6 +56,7 @@ class Evaluator {
   std::vector<std::string> call_arg_element_texts(size_t index) const;
   std::string keyword_arg_text(const std::string& name) const;
   std::string& output_buffer() { return output_buffer_; }
+  std::string str_format(const std::string& fmt, const CallArgs& args);  // fmt.format(*args, **kwargs)
   std::string percent_format(const std::string& fmt, const std::vector<Value>& vals);
   std::string format_spec(const Value& v, const std::string& spec);
   std::vector<int64_t> slice_positions(const SliceObj& s, int64_t n);
@@ -94,6 +95,10 @@ class Evaluator {
   Value eval_boolop(const BoolOp& b, Frame& f);
   Value eval_subscript_index(const Expr& index, Frame& f);
   Value eval_listcomp(const ListComp& lc, size_t gen, Frame& f, std::vector<Value>& out);
+  // Binds one element of clause `gen`'s iterable and, when its conditions hold, adds
+  // what the inner clauses make of it to `out`.
+  void comprehension_item(const ListComp& lc, size_t gen, const Value& x, Frame& f, std::vector<Value>& out);
+  Value eval_comprehension_call(const Call& c, Frame& f);  // a generator expression or dict comprehension
   Value lookup(const std::string& name, Frame& f, const void* node = nullptr);
 
   // a value used as a condition; a tensor decision is logged as a branch

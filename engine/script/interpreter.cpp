@@ -179,6 +179,17 @@ std::shared_ptr<ClassObj> Interpreter::exception_class(const std::string& name) 
     c->base = exception_class(b == kBase.end() ? "Exception" : b->second);
   }
   if (name == "OpError" || (c->base && c->base->name == "OpError")) c->module = "tensorflow.python.framework.errors_impl";
+  if (name == "BaseException") {
+    // BaseException.__init__ sets args: a subclass's super().__init__(msg) makes args (msg,).
+    c->attrs.set("__init__", builtin("BaseException.__init__", [](Interpreter& in, CallArgs& a) {
+      if (!a.kwargs.empty()) in.raise("TypeError", "BaseException.__init__() takes no keyword arguments");
+      if (a.args.empty()) in.raise("TypeError", "descriptor '__init__' of 'BaseException' object needs an argument");
+      auto* inst = a.args[0].as<InstanceObj>();
+      if (!inst) in.raise("TypeError", "descriptor '__init__' requires a 'BaseException' object");
+      inst->attrs.set("args", in.make_tuple(std::vector<Value>(a.args.begin() + 1, a.args.end())));
+      return Value::none();
+    }));
+  }
   exception_classes_[name] = c;
   return c;
 }
@@ -261,6 +272,31 @@ void Interpreter::dict_set(DictObj& d, const Value& k, const Value& v) {
   }
   d.index[key] = d.items.size();
   d.items.emplace_back(k, v);
+}
+
+void Interpreter::dict_update(DictObj& d, const Value& src) {
+  if (auto* sd = src.as<DictObj>()) {
+    const auto items = sd->items;  // d.update(d) reads a copy
+    for (const auto& [k, v] : items) dict_set(d, k, v);
+    return;
+  }
+  if (src.kind != VKind::Object || src.as<InstanceObj>() || src.as<NativeObj>() || src.as<ListObj>() || src.as<RangeObj>()) {
+    const std::vector<Value> elements = iterate(src);
+    for (size_t i = 0; i < elements.size(); ++i) {
+      const Value& kv = elements[i];
+      const bool sequence = kv.kind == VKind::Str || kv.as<ListObj>() || kv.as<DictObj>() || kv.as<RangeObj>() ||
+                            kv.as<InstanceObj>() || kv.as<NativeObj>() || is_tensorish(kv);
+      if (!sequence)
+        raise("TypeError", "cannot convert dictionary update sequence element #" + std::to_string(i) + " to a sequence");
+      const std::vector<Value> pair = iterate(kv);
+      if (pair.size() != 2)
+        raise("ValueError", "dictionary update sequence element #" + std::to_string(i) + " has length " +
+                                std::to_string(pair.size()) + "; 2 is required");
+      dict_set(d, pair[0], pair[1]);
+    }
+    return;
+  }
+  raise("TypeError", "'" + type_name(src) + "' object is not iterable");
 }
 
 const Value* Interpreter::dict_get(const DictObj& d, const Value& k) {
@@ -401,7 +437,7 @@ std::string Interpreter::repr(const Value& v) {
     }
     case OKind::Instance: {
       auto* inst = static_cast<InstanceObj*>(o);
-      if (inst->cls->is_subclass_of("BaseException")) {
+      if (inst->cls->is_subclass_of("BaseException") && !inst->cls->lookup("__repr__")) {
         const Value* a = inst->attrs.find("args");
         auto* t = a ? a->as<ListObj>() : nullptr;
         std::string inner;
@@ -411,7 +447,10 @@ std::string Interpreter::repr(const Value& v) {
       if (inst->cls->lookup("__repr__")) return str(call(getattr(v, "__repr__"), {}));
       return "<" + inst->cls->module + "." + inst->cls->name + " object at " + fake_address(o) + ">";
     }
-    case OKind::Module: return "<module '" + static_cast<ModuleObj*>(o)->name + "'>";
+    case OKind::Module: {
+      const std::string& n = static_cast<ModuleObj*>(o)->name;
+      return "<module '" + n + "'" + (n == "math" ? " (built-in)>" : ">");
+    }
     case OKind::Native: {
       auto* n = static_cast<NativeObj*>(o);
       if (const Value* m = n->attrs.find("__repr__")) return str(call(*m, {}));
@@ -430,7 +469,7 @@ std::string Interpreter::str(const Value& v) {
   if (v.kind == VKind::Str) return v.as_str();
   if (is_tensorish(v)) return hooks_.tensor_str ? hooks_.tensor_str(*this, v, false) : "<tensor>";
   if (auto* inst = v.as<InstanceObj>()) {
-    if (inst->cls->is_subclass_of("BaseException")) {
+    if (inst->cls->is_subclass_of("BaseException") && !inst->cls->lookup("__str__")) {
       const Value* a = inst->attrs.find("args");
       auto* t = a ? a->as<ListObj>() : nullptr;
       if (!t || t->items.empty()) return "";
@@ -527,6 +566,34 @@ Value Interpreter::getitem(const Value& obj, const Value& key) {
 
 void Interpreter::setitem(const Value& obj, const Value& key, const Value& v) {
   if (auto* l = obj.as<ListObj>(); l && obj.obj->okind == OKind::List) {
+    if (auto* sl = key.as<SliceObj>()) {
+      if (v.is_number() || v.is_none() || v.as<FunctionObj>() || v.as<ClassObj>())
+        raise("TypeError", "can only assign an iterable");
+      std::vector<Value> items = iterate(v);  // a copy: xs[:] = xs
+      const int64_t n = static_cast<int64_t>(l->items.size());
+      auto* ev = static_cast<Evaluator*>(eval_state_.get());
+      if (sl->step.is_none() || (index_value(sl->step) && *index_value(sl->step) == 1)) {
+        // A simple slice is replaced by the items, whatever their number.
+        auto bound = [&](const Value& b, int64_t def) {
+          if (b.is_none()) return def;
+          const auto i = index_value(b);
+          if (!i) raise("TypeError", "slice indices must be integers or None or have an __index__ method");
+          return std::clamp<int64_t>(*i < 0 ? *i + n : *i, 0, n);
+        };
+        const int64_t start = bound(sl->start, 0), stop = std::max(start, bound(sl->stop, n));
+        if (n - (stop - start) + static_cast<int64_t>(items.size()) > 10'000'000)
+          raise("ResourceError", "list too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
+        l->items.erase(l->items.begin() + start, l->items.begin() + stop);
+        l->items.insert(l->items.begin() + start, items.begin(), items.end());
+        return;
+      }
+      const std::vector<int64_t> positions = ev->slice_positions(*sl, n);
+      if (positions.size() != items.size())
+        raise("ValueError", "attempt to assign sequence of size " + std::to_string(items.size()) +
+                                " to extended slice of size " + std::to_string(positions.size()));
+      for (size_t k = 0; k < positions.size(); ++k) l->items[static_cast<size_t>(positions[k])] = items[k];
+      return;
+    }
     const std::optional<int64_t> index = index_value(key);
     if (!index) raise("TypeError", "list indices must be integers or slices, not " + type_name(key));
     int64_t i = *index;
@@ -586,10 +653,11 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
       return ints ? Value::integer(floor_div(ai, bi), origin) : Value::number(std::floor(ad / bd), origin);
     }
     if (op == "%") {
-      if (bd == 0) raise("ZeroDivisionError", ints ? "integer division or modulo by zero" : "float modulo");
+      if (bd == 0) raise("ZeroDivisionError", ints ? "integer modulo by zero" : "float modulo");
       if (ints) return Value::integer(bi == -1 ? 0 : floor_mod(ai, bi), origin);
       double m = std::fmod(ad, bd);
       if (m != 0 && ((m < 0) != (bd < 0))) m += bd;
+      if (m == 0) m = std::copysign(0.0, bd);  // a zero takes the divisor's sign
       return Value::number(m, origin);
     }
     if (ints && (op == "&" || op == "|" || op == "^")) {
@@ -632,9 +700,11 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
     if (a.as_str().size() + b.as_str().size() > kMaxStr) too_large("string");
     return Value::str(a.as_str() + b.as_str());
   }
-  if (op == "*" && ((a.kind == VKind::Str && b.kind == VKind::Int) || (a.kind == VKind::Int && b.kind == VKind::Str))) {
+  auto count_of = [](const Value& v) { return v.kind == VKind::Bool ? static_cast<int64_t>(v.b) : v.i; };
+  auto is_count = [](const Value& v) { return v.kind == VKind::Int || v.kind == VKind::Bool; };
+  if (op == "*" && ((a.kind == VKind::Str && is_count(b)) || (is_count(a) && b.kind == VKind::Str))) {
     const std::string& s = a.kind == VKind::Str ? a.as_str() : b.as_str();
-    const int64_t n = a.kind == VKind::Int ? a.i : b.i;
+    const int64_t n = a.kind == VKind::Str ? count_of(b) : count_of(a);
     if (n > 0 && !s.empty() && static_cast<uint64_t>(n) > kMaxStr / s.size()) too_large("string");
     if (n > 0 && static_cast<uint64_t>(n) * s.size() > (1u << 20)) check_memory();
     std::string out;
@@ -649,10 +719,10 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
     items.insert(items.end(), lb->items.begin(), lb->items.end());
     return Value::object(std::make_shared<ListObj>(std::move(items), a.obj->okind));
   }
-  if (op == "*" && ((la && b.kind == VKind::Int) || (lb && a.kind == VKind::Int))) {
+  if (op == "*" && ((la && is_count(b)) || (lb && is_count(a)))) {
     auto* l = la ? la : lb;
     const Value& seq = la ? a : b;
-    const int64_t n = la ? b.i : a.i;
+    const int64_t n = la ? count_of(b) : count_of(a);
     if (n > 0 && !l->items.empty() && static_cast<uint64_t>(n) > kMaxItems / l->items.size())
       too_large(seq.obj->okind == OKind::Tuple ? "tuple" : "list");
     if (n > 0 && static_cast<uint64_t>(n) * l->items.size() > 100'000) check_memory();
@@ -672,6 +742,14 @@ Value Interpreter::binary(const std::string& op, const Value& a, const Value& b)
     if (b.as<InstanceObj>())
       if (auto m = try_getattr(b, d->second.second)) return call(*m, {a});
   }
+  // The sequence types' own messages (str.__add__, list.__mul__, ...).
+  auto is_seq = [](const Value& v) { return v.kind == VKind::Str || v.as<ListObj>(); };
+  if (op == "+" && is_seq(a))
+    raise("TypeError", "can only concatenate " + type_name(a) + " (not \"" + type_name(b) + "\") to " + type_name(a));
+  if (op == "*" && is_seq(a) && !b.as<InstanceObj>())
+    raise("TypeError", "can't multiply sequence by non-int of type '" + type_name(b) + "'");
+  if (op == "*" && is_seq(b) && !a.as<InstanceObj>())
+    raise("TypeError", "can't multiply sequence by non-int of type '" + type_name(a) + "'");
   raise("TypeError", "unsupported operand type(s) for " + op + ": '" + type_name(a) + "' and '" + type_name(b) + "'");
 }
 
@@ -760,10 +838,13 @@ Value Interpreter::compare(const std::string& op, const Value& a, const Value& b
       }
     c = x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
   } else {
-    if (a.as<InstanceObj>()) {
-      static const std::unordered_map<std::string, const char*> kCmp = {{"<", "__lt__"}, {"<=", "__le__"}, {">", "__gt__"}, {">=", "__ge__"}};
+    static const std::unordered_map<std::string, const char*> kCmp = {{"<", "__lt__"}, {"<=", "__le__"}, {">", "__gt__"}, {">=", "__ge__"}};
+    if (a.as<InstanceObj>())
       if (auto m = try_getattr(a, kCmp.at(op))) return call(*m, {b});
-    }
+    // The reflected method of the right operand: a > b is b.__lt__(a).
+    static const std::unordered_map<std::string, const char*> kReflected = {{"<", "__gt__"}, {"<=", "__ge__"}, {">", "__lt__"}, {">=", "__le__"}};
+    if (b.as<InstanceObj>())
+      if (auto m = try_getattr(b, kReflected.at(op))) return call(*m, {a});
     raise("TypeError", "'" + op + "' not supported between instances of '" + type_name(a) + "' and '" + type_name(b) + "'");
   }
   Value r = Value::boolean(op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : c >= 0);

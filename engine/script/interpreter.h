@@ -98,6 +98,8 @@ class Interpreter {
   Value make_tuple(std::vector<Value> items);
   Value make_dict(std::vector<std::pair<Value, Value>> items = {});
   void dict_set(DictObj& d, const Value& k, const Value& v);
+  // dict.update(src): a dict's items, or an iterable of key/value pairs.
+  void dict_update(DictObj& d, const Value& src);
   const Value* dict_get(const DictObj& d, const Value& k);
   Value builtin(const std::string& qualified_name, NativeFn fn);
   std::shared_ptr<ModuleObj> module(const std::string& name);  // registered modules ("tf", "np", ...)

@@ -310,6 +310,13 @@ struct NativeObj : Object {
   }
 };
 
+// The payload of a dict view (NativeObj tag "dict_view"): d.keys(), d.values() or
+// d.items() of a live dict.
+struct DictViewPayload {
+  enum Kind { Keys, Values, Items } kind = Keys;
+  std::shared_ptr<DictObj> dict;
+};
+
 struct WrapperObj : Object {  // property / staticmethod / classmethod
   ~WrapperObj() override { begin_destroy(); }
   WrapperObj(OKind k, Value f) : Object(k), func(std::move(f)) {}

@@ -82,7 +82,13 @@ std::string describe(const Expr& e) {
         case ExprKind::Attribute: return "attribute";
         case ExprKind::Subscript: return "subscript";
         case ExprKind::Slice: return "slice";
-        case ExprKind::Call: return "function call";
+        case ExprKind::Call: {
+            // Generator expressions and dict comprehensions are calls of a reserved name.
+            const Name* n = e.as<Call>()->func->as<Name>();
+            if (n && n->id == kGenExprName) return "generator expression";
+            if (n && n->id == kDictCompName) return "dict comprehension";
+            return "function call";
+        }
         case ExprKind::BinOp:
         case ExprKind::UnaryOp:
         case ExprKind::BoolOp: return "expression";
@@ -368,6 +374,7 @@ private:
     [[gnu::noinline]] ExprPtr parse_list();
     [[gnu::noinline]] ExprPtr parse_brace();
     std::vector<Comprehension> parse_comprehension_clauses();
+    ExprPtr make_comprehension(Mark begin, const char* kind, ExprPtr elt, std::vector<Comprehension> generators);
     [[gnu::noinline]] ExprPtr parse_strings();
     void parse_fstring(const Token& t, std::vector<FStringPart>& parts);
     std::uint32_t parse_fstring_field(const Token& t, std::uint32_t open, LocCursor& cursor,
@@ -1013,6 +1020,8 @@ StmtPtr Parser::parse_classdef(Mark begin, std::vector<ExprPtr> decorators) {
         SourceLoc open = skip();
         Nest nest(*this, open);
         parse_call_arguments(c.bases, c.keywords);
+        // One base class: a second one would be dropped silently at run time.
+        if (c.bases.size() > 1) fail(c.bases[1]->span.begin, not_supported("multiple inheritance"));
     }
     expect_colon(false);
     Context saved = context_;
@@ -1084,7 +1093,9 @@ void Parser::validate_target(const Expr& e, TargetUse use, bool assignment_hint)
     }
     if (use == TargetUse::Delete) fail(e.span.begin, "cannot delete " + describe(e));
     std::string message = "cannot assign to " + describe(e);
-    if (assignment_hint && !is_keyword_constant(e)) message += " here. Maybe you meant '==' instead of '='?";
+    // (CPython gives no hint for a generator expression: its parentheses are its own.)
+    if (assignment_hint && !is_keyword_constant(e) && describe(e) != "generator expression")
+        message += " here. Maybe you meant '==' instead of '='?";
     fail(e.span.begin, message);
 }
 
@@ -1298,7 +1309,11 @@ void Parser::parse_call_arguments(std::vector<ExprPtr>& args, std::vector<Keywor
         } else {
             ExprPtr value = parse_expression();
             if (at(TokenKind::KwFor) || at(TokenKind::KwAsync)) {
-                fail(begin.loc, are_not_supported("generator expressions") + " (use a list comprehension [...])");
+                // `f(x for x in xs)`: a generator expression as the only argument.
+                if (value->is<Starred>()) fail(value->span.begin, "iterable unpacking cannot be used in comprehension");
+                value = make_comprehension(begin, kGenExprName, std::move(value), parse_comprehension_clauses());
+                if (!args.empty() || !keywords.empty() || !at(TokenKind::RightParen))
+                    fail(begin.loc, "Generator expression must be parenthesized");
             }
             if (at(TokenKind::Equal)) fail(begin.loc, "expression cannot contain assignment, perhaps you meant \"==\"?");
             if (seen_double_star) fail(begin.loc, "positional argument follows keyword argument unpacking");
@@ -1389,7 +1404,10 @@ ExprPtr Parser::parse_paren() {
     Mark first_begin = start();
     ExprPtr first = parse_star_expression();
     if (at(TokenKind::KwFor) || at(TokenKind::KwAsync)) {
-        fail(begin.loc, are_not_supported("generator expressions") + " (use a list comprehension [...])");
+        if (first->is<Starred>()) fail(first->span.begin, "iterable unpacking cannot be used in comprehension");
+        std::vector<Comprehension> generators = parse_comprehension_clauses();
+        expect(TokenKind::RightParen);
+        return make_comprehension(begin, kGenExprName, std::move(first), std::move(generators));
     }
     if (at(TokenKind::Equal)) fail(first_begin.loc, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
     check_missing_comma(first_begin);
@@ -1435,6 +1453,15 @@ ExprPtr Parser::parse_list() {
     return make_expr(begin, List{std::move(elts)});
 }
 
+// A generator expression or dict comprehension: a call of the reserved name `kind`
+// (no identifier can spell it) with the list comprehension as its argument.
+ExprPtr Parser::make_comprehension(Mark begin, const char* kind, ExprPtr elt, std::vector<Comprehension> generators) {
+    Call c;
+    c.func = make_expr(begin, Name{kind});
+    c.args.push_back(make_expr(begin, ListComp{std::move(elt), std::move(generators)}));
+    return make_expr(begin, std::move(c));
+}
+
 std::vector<Comprehension> Parser::parse_comprehension_clauses() {
     std::vector<Comprehension> generators;
     while (at(TokenKind::KwFor) || at(TokenKind::KwAsync)) {
@@ -1467,7 +1494,16 @@ ExprPtr Parser::parse_brace() {
     }
     skip();
     ExprPtr value = parse_expression();
-    if (at(TokenKind::KwFor) || at(TokenKind::KwAsync)) fail(begin.loc, are_not_supported("dict comprehensions"));
+    if (at(TokenKind::KwFor) || at(TokenKind::KwAsync)) {
+        // {k: v for ...}: the comprehension of (k, v) pairs, made a dict.
+        std::vector<ExprPtr> pair;
+        pair.push_back(std::move(key));
+        pair.push_back(std::move(value));
+        ExprPtr elt = make_expr(begin, Tuple{std::move(pair), false});
+        std::vector<Comprehension> generators = parse_comprehension_clauses();
+        expect(TokenKind::RightBrace);
+        return make_comprehension(begin, kDictCompName, std::move(elt), std::move(generators));
+    }
     d.keys.push_back(std::move(key));
     d.values.push_back(std::move(value));
     while (accept(TokenKind::Comma)) {

@@ -26,6 +26,12 @@ namespace ts::script {
 
 inline constexpr int kMaxTreeHeight = 1000;
 
+// A generator expression `(e for ...)` parses as a call of kGenExprName with the list
+// comprehension `[e for ...]` as its argument; a dict comprehension `{k: v for ...}` as a
+// call of kDictCompName with `[(k, v) for ...]`. No identifier spells these names.
+inline constexpr const char* kGenExprName = "<genexpr>";
+inline constexpr const char* kDictCompName = "<dictcomp>";
+
 // Parses a whole script. `text` is checked against the size limit first (ResourceError).
 Module parse_module(std::string text, std::string file_name = "script.py");
 Module parse_module(std::shared_ptr<const SourceText> source);

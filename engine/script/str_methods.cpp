@@ -1,5 +1,5 @@
-// The str methods a script uses for text: case, stripping, padding, searching and
-// splitting into lines (ASCII case rules; widths count characters).
+// The str methods a script uses for text: case, stripping, padding, searching,
+// splitting and replacing (ASCII case rules; widths count characters).
 #include "str_methods.h"
 
 #include <algorithm>
@@ -168,6 +168,149 @@ std::optional<Value> str_method(Interpreter& in, const std::string& s, const std
       }
       const bool needs_cased = name == "isupper" || name == "islower";
       return Value::boolean(ok && (!needs_cased || cased));
+    });
+  if (name == "split" || name == "rsplit")
+    return method([s, name](Interpreter& in2, CallArgs& a) {
+      const Value sep = a.get_or(0, "sep", Value::none());
+      const int64_t maxsplit = int_arg(in2, a, 1, "maxsplit", -1);
+      const bool right = name == "rsplit";
+      std::vector<std::string> parts;
+      if (sep.is_none()) {
+        // Runs of whitespace separate; after maxsplit splits the rest is one part
+        // (stripped at the end it starts from).
+        auto ws = [&](size_t i) { return std::isspace(static_cast<unsigned char>(s[i])) != 0; };
+        if (!right) {
+          size_t i = 0;
+          while (true) {
+            while (i < s.size() && ws(i)) ++i;
+            if (i >= s.size()) break;
+            if (maxsplit >= 0 && static_cast<int64_t>(parts.size()) == maxsplit) {
+              parts.push_back(s.substr(i));
+              break;
+            }
+            size_t j = i;
+            while (j < s.size() && !ws(j)) ++j;
+            parts.push_back(s.substr(i, j - i));
+            i = j;
+          }
+        } else {
+          size_t e = s.size();
+          while (true) {
+            while (e > 0 && ws(e - 1)) --e;
+            if (e == 0) break;
+            if (maxsplit >= 0 && static_cast<int64_t>(parts.size()) == maxsplit) {
+              parts.push_back(s.substr(0, e));
+              break;
+            }
+            size_t b = e;
+            while (b > 0 && !ws(b - 1)) --b;
+            parts.push_back(s.substr(b, e - b));
+            e = b;
+          }
+          std::reverse(parts.begin(), parts.end());
+        }
+      } else {
+        if (sep.kind != VKind::Str) in2.raise("TypeError", "must be str or None, not " + in2.type_name(sep));
+        const std::string& d = sep.as_str();
+        if (d.empty()) in2.raise("ValueError", "empty separator");
+        if (!right) {
+          size_t i = 0, j;
+          while ((maxsplit < 0 || static_cast<int64_t>(parts.size()) < maxsplit) && (j = s.find(d, i)) != std::string::npos) {
+            parts.push_back(s.substr(i, j - i));
+            i = j + d.size();
+          }
+          parts.push_back(s.substr(i));
+        } else {
+          size_t e = s.size();
+          while (maxsplit < 0 || static_cast<int64_t>(parts.size()) < maxsplit) {
+            if (e < d.size()) break;
+            const size_t j = s.rfind(d, e - d.size());
+            if (j == std::string::npos) break;
+            parts.push_back(s.substr(j + d.size(), e - j - d.size()));
+            e = j;
+          }
+          parts.push_back(s.substr(0, e));
+          std::reverse(parts.begin(), parts.end());
+        }
+      }
+      std::vector<Value> out;
+      for (auto& p : parts) out.push_back(Value::str(std::move(p)));
+      return in2.make_list(std::move(out));
+    });
+  if (name == "replace")
+    return method([s](Interpreter& in2, CallArgs& a) {
+      const Value old_v = a.get_or(0, "old", Value::none()), new_v = a.get_or(1, "new", Value::none());
+      if (old_v.kind != VKind::Str || new_v.kind != VKind::Str)
+        in2.raise("TypeError", "replace() argument " + std::string(old_v.kind != VKind::Str ? "1" : "2") +
+                                   " must be str, not " + in2.type_name(old_v.kind != VKind::Str ? old_v : new_v));
+      const std::string& from = old_v.as_str();
+      const std::string& to = new_v.as_str();
+      int64_t count = int_arg(in2, a, 2, "count", -1);
+      // One pass (replacing in place is quadratic on a long string).
+      std::string o;
+      if (from.empty()) {  // Python: `to` before every character and at the end
+        for (size_t i = 0; i < s.size(); ++i) {
+          if (count-- == 0) {
+            o.append(s, i, std::string::npos);
+            return Value::str(o);
+          }
+          o += to;
+          o += s[i];
+          if (o.size() > kMaxStr) break;
+        }
+        if (count != 0) o += to;
+      } else {
+        size_t p = 0, q;
+        while (count != 0 && (q = s.find(from, p)) != std::string::npos) {
+          o.append(s, p, q - p);
+          o += to;
+          p = q + from.size();
+          --count;
+          if (o.size() > kMaxStr) break;
+        }
+        o.append(s, p, std::string::npos);
+      }
+      if (o.size() > kMaxStr)
+        in2.raise("ResourceError", "string too large (tape scripts allow 64 MiB per string and 10^7 items per list)");
+      return Value::str(o);
+    });
+  if (name == "startswith" || name == "endswith")
+    return method([s, name](Interpreter& in2, CallArgs& a) {
+      const Value what = a.get_or(0, "prefix", Value::none());
+      std::vector<Value> options;
+      if (what.kind == VKind::Object && what.obj->okind == OKind::Tuple) options = what.as<ListObj>()->items;
+      else options.push_back(what);
+      for (const Value& o : options)
+        if (o.kind != VKind::Str)
+          in2.raise("TypeError", name + " first arg must be str or a tuple of str, not " + in2.type_name(o));
+      // s[start:end], as Python slices it; a start past the end matches nothing.
+      const int64_t n = static_cast<int64_t>(s.size());
+      int64_t b = int_arg(in2, a, 1, "start", 0), e = int_arg(in2, a, 2, "end", n);
+      if (b < 0) b = std::max<int64_t>(b + n, 0);
+      if (e < 0) e = std::max<int64_t>(e + n, 0);
+      e = std::min(e, n);
+      if (b > n) return Value::boolean(false);
+      const std::string window = b <= e ? s.substr(static_cast<size_t>(b), static_cast<size_t>(e - b)) : "";
+      for (const Value& o : options) {
+        const std::string& p = o.as_str();
+        if (p.size() > window.size()) continue;
+        if (name == "startswith" ? window.compare(0, p.size(), p) == 0
+                                 : window.compare(window.size() - p.size(), p.size(), p) == 0)
+          return Value::boolean(true);
+      }
+      return Value::boolean(false);
+    });
+  if (name == "partition" || name == "rpartition")
+    return method([s, name](Interpreter& in2, CallArgs& a) {
+      const Value sep = a.get_or(0, "sep", Value::none());
+      if (sep.kind != VKind::Str) in2.raise("TypeError", "must be str, not " + in2.type_name(sep));
+      const std::string& d = sep.as_str();
+      if (d.empty()) in2.raise("ValueError", "empty separator");
+      const size_t p = name == "partition" ? s.find(d) : s.rfind(d);
+      if (p == std::string::npos)
+        return name == "partition" ? in2.make_tuple({Value::str(s), Value::str(""), Value::str("")})
+                                   : in2.make_tuple({Value::str(""), Value::str(""), Value::str(s)});
+      return in2.make_tuple({Value::str(s.substr(0, p)), sep, Value::str(s.substr(p + d.size()))});
     });
   return std::nullopt;
 }

@@ -1,5 +1,5 @@
-// str methods beyond the evaluator's own (format, join, split, replace, startswith):
-// case, strip, padding, find/count/index, splitlines, is*.
+// str methods beyond the evaluator's own (format, join): case, strip, padding,
+// find/count/index, split/rsplit, splitlines, replace, startswith/endswith, partition, is*.
 #pragma once
 #include <optional>
 #include <string>
