@@ -47,7 +47,9 @@ TensorValue make_tensor(DType dtype, Shape shape, Eigen::ArrayXd data) {
   t.shape = std::move(shape);
   t.data = std::move(data);
   // Every reader indexes data by shape: a mismatch is a kernel bug, caught here rather
-  // than as an out-of-bounds read later.
+  // than as an out-of-bounds read later (a string tensor keeps `strings`, not numbers).
+  if (dtype == DType::String)
+    throw TfError("InternalError", "numbers given for a string tensor of shape " + shape_str(t.shape));
   if (t.data.size() != num_elements(t.shape))
     throw TfError("InternalError", "a kernel made " + std::to_string(t.data.size()) + " values for shape " +
                                        shape_str(t.shape));
@@ -62,6 +64,8 @@ TensorValue make_scalar(DType dtype, double v) {
 }
 
 TensorValue make_filled(DType dtype, const Shape& shape, double v) {
+  // A string tensor keeps its elements apart from the numbers: empty strings (TF's zeros).
+  if (dtype == DType::String) return make_string_tensor(shape, std::vector<std::string>(static_cast<size_t>(num_elements(shape))));
   return make_tensor(dtype, shape, Eigen::ArrayXd::Constant(num_elements(shape), v));
 }
 

@@ -32,7 +32,7 @@ void round_to_dtype(Eigen::ArrayXd& data, DType dtype);
 
 TensorValue make_tensor(DType dtype, Shape shape, Eigen::ArrayXd data);
 TensorValue make_scalar(DType dtype, double v);
-TensorValue make_filled(DType dtype, const Shape& shape, double v);
+TensorValue make_filled(DType dtype, const Shape& shape, double v);  // strings: "" (v unused)
 TensorValue make_string_tensor(Shape shape, std::vector<std::string> s);
 
 // Element-wise cast (TF's Cast semantics: float→int truncates, x→bool is x != 0).

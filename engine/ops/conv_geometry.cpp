@@ -1,5 +1,7 @@
 #include "conv_geometry.h"
 
+#include <cstdint>
+
 namespace ts::kernels {
 
 namespace {
@@ -9,8 +11,12 @@ std::vector<int64_t> four(std::string_view op, const Attrs& attrs, const char* k
   if (v.empty()) v = {1, 1, 1, 1};
   if (v.size() != 4)
     invalid_argument(op, std::string("Sliding window ") + what + " field must specify 4 dimensions");
-  for (int64_t x : v)
+  for (int64_t x : v) {
+    // The kernels read these attrs as int32s.
+    if (x > INT32_MAX || x < INT32_MIN)
+      invalid_argument(op, std::string("Attr ") + key + " has value " + std::to_string(x) + " out of range for an int32");
     if (x < 1) invalid_argument(op, std::string("Sliding window ") + what + " must be positive, got " + std::to_string(x));
+  }
   if (v[0] != 1 || v[3] != 1)
     invalid_argument(op, std::string("Current implementation does not yet support ") + what +
                              " in the batch and depth dimensions.");

@@ -26,12 +26,13 @@ void for_each_max(const ConvGeometry& g, const double* x, F f) {
         for (int64_t c = 0; c < g.in_c; ++c) {
           int64_t best = -1;
           double best_v = -std::numeric_limits<double>::infinity();
-          for (int64_t kh = 0; kh < g.k_h; ++kh) {
-            const int64_t ih = oh * g.stride_h - g.pad_top + kh;
-            if (ih < 0 || ih >= g.in_h) continue;
-            for (int64_t kw = 0; kw < g.k_w; ++kw) {
-              const int64_t iw = ow * g.stride_w - g.pad_left + kw;
-              if (iw < 0 || iw >= g.in_w) continue;
+          // The window clipped to the input (a huge ksize costs nothing extra).
+          const int64_t h0 = std::max<int64_t>(0, oh * g.stride_h - g.pad_top);
+          const int64_t h1 = std::min(g.in_h, oh * g.stride_h - g.pad_top + g.k_h);
+          const int64_t w0 = std::max<int64_t>(0, ow * g.stride_w - g.pad_left);
+          const int64_t w1 = std::min(g.in_w, ow * g.stride_w - g.pad_left + g.k_w);
+          for (int64_t ih = h0; ih < h1; ++ih) {
+            for (int64_t iw = w0; iw < w1; ++iw) {
               const int64_t i = ((n * g.in_h + ih) * g.in_w + iw) * g.in_c + c;
               if (best < 0 || x[i] > best_v || std::isnan(x[i])) {
                 best = i;

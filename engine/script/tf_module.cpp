@@ -772,6 +772,8 @@ Value filled(Interpreter& in, CallArgs& a, const std::string& fname, double v) {
   Args args(in, a, fname, {"shape", "dtype", "name"}, 1);
   const DType d = args.has(1) ? tf_dtype(in, args[1]) : DType::Float32;
   const Shape s = new_shape_arg(in, args[0], "shape", DTypeFlavor::Tf);
+  // array_ops.ones converts the Python 1 to the dtype; zeros uses "" for strings.
+  if (d == DType::String && v != 0.0) in.raise("TypeError", "Cannot convert 1 to EagerTensor of dtype string");
   return T(in.engine().constant(make_filled(d, s, v), "tf." + fname));
 }
 
@@ -809,6 +811,7 @@ void install_creation(Interpreter& in, const Modules& m) {
         Engine& e = in2.engine();
         const TensorId x = arg_tensor(in2, args[0]);
         const DType d = args.has(1) ? tf_dtype(in2, args[1]) : e.value(x).dtype;
+        if (d == DType::String) in2.raise("TypeError", "Cannot convert 1 to EagerTensor of dtype string");
         // TF's eager ones_like is ones(shape(x)): a Shape op on x, then Fill.
         const Shape s = e.value(x).shape;
         const TensorId shape = e.execute1("Shape", {x}, Attrs{{"out_type", DType::Int32}}, "tf.ones_like");

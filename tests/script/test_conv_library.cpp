@@ -83,3 +83,10 @@ print(tape.gradient(y, w)[:, :, 0, 0].numpy().tolist())
   CHECK(error_of("import tensorflow as tf\ntf.nn.depthwise_conv2d(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3, 1]), [1, 1, 1, 1], 'SAME')\n")
             .find("input and filter must have the same depth: 2 vs 3 [Op:DepthwiseConv2dNative]") != std::string::npos);
 }
+
+TEST_CASE("pooling windows are clipped to the input: a huge ksize is cheap; beyond int32 it is TF's error", "[conv-library]") {
+  CHECK(out("import tensorflow as tf\nx = tf.ones([1, 2, 2, 1])\n"
+            "print(tf.nn.max_pool2d(x, ksize=2**31-1, strides=1, padding='SAME').shape)\n") == Lines{"(1, 2, 2, 1)"});
+  CHECK(error_of("import tensorflow as tf\ntf.nn.max_pool2d(tf.ones([1, 2, 2, 1]), ksize=2**40, strides=1, padding='SAME')\n")
+            .find("Attr ksize has value 1099511627776 out of range for an int32 [Op:MaxPool]") != std::string::npos);
+}

@@ -256,3 +256,12 @@ print(tape.gradient(r, x).numpy().tolist(), tape.gradient(s, x).numpy().tolist()
   CHECK(error_of("import tensorflow as tf\ntf.pad([1.0, 2.0], [[2, 0]], 'REFLECT')\n")
             .find("paddings must be less than the dimension size: 2, 0 not less than 2 [Op:MirrorPad]") != std::string::npos);
 }
+
+TEST_CASE("string zeros are empty strings; string ones are refused (was: a crash)", "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+print(tf.math.count_nonzero(tf.constant(['', 'a'])).numpy(), tf.zeros([2], tf.string).numpy().tolist())
+print(tf.not_equal(tf.constant(['', 'a']), tf.zeros([], dtype=tf.string)).numpy().tolist(), tf.zeros_like(tf.constant(['a'])).numpy().tolist())
+)") == Lines{"1 [b'', b'']", "[False, True] [b'']"});
+  CHECK(error_of("import tensorflow as tf\ntf.ones_like(tf.constant(['a']))\n") == "TypeError: Cannot convert 1 to EagerTensor of dtype string");
+  CHECK(error_of("import tensorflow as tf\ntf.ones([2], tf.string)\n") == "TypeError: Cannot convert 1 to EagerTensor of dtype string");
+}
