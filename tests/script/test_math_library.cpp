@@ -259,9 +259,9 @@ print(tape.gradient(r, x).numpy().tolist(), tape.gradient(s, x).numpy().tolist()
 
 TEST_CASE("string zeros are empty strings; string ones are refused (was: a crash)", "[math-library]") {
   CHECK(out(R"(import tensorflow as tf
-print(tf.math.count_nonzero(tf.constant(['', 'a'])).numpy(), tf.zeros([2], tf.string).numpy().tolist())
-print(tf.not_equal(tf.constant(['', 'a']), tf.zeros([], dtype=tf.string)).numpy().tolist(), tf.zeros_like(tf.constant(['a'])).numpy().tolist())
-)") == Lines{"1 [b'', b'']", "[False, True] [b'']"});
+print(tf.math.count_nonzero(tf.constant(['', 'a'])).numpy(), tf.zeros([2], tf.string))
+print(tf.not_equal(tf.constant(['', 'a']), tf.zeros([], dtype=tf.string)).numpy().tolist(), tf.zeros_like(tf.constant(['a'])))
+)") == Lines{"1 tf.Tensor([b'' b''], shape=(2,), dtype=string)", "[False, True] tf.Tensor([b''], shape=(1,), dtype=string)"});
   CHECK(error_of("import tensorflow as tf\ntf.ones_like(tf.constant(['a']))\n") == "TypeError: Cannot convert 1 to EagerTensor of dtype string");
   CHECK(error_of("import tensorflow as tf\ntf.ones([2], tf.string)\n") == "TypeError: Cannot convert 1 to EagerTensor of dtype string");
 }
