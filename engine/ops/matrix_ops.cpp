@@ -6,6 +6,8 @@
 // linalg_grad.py's and array_grad.py's gradients.
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
@@ -46,12 +48,41 @@ Square square_input(std::string_view op, const Inputs& in) {
   return {a, square_size(op, a), batches(a.shape)};
 }
 
+// determinant_op.cc's SLogDet, in the matrix's own precision (a float32 determinant is
+// sign · exp(log |det|) computed in float, so det([[5, 0], [0, 7]]) prints 34.999996).
+template <class Scalar>
+std::pair<double, double> slogdet_of(const double* data, int64_t n) {
+  using Mat = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  Scalar sign = 1, log_abs = 0;
+  if (n > 0) {
+    const Mat m = Eigen::Map<const RowMat>(data, n, n).cast<Scalar>();
+    const Eigen::PartialPivLU<Mat> lu(m);
+    sign = static_cast<Scalar>(lu.permutationP().determinant());
+    for (int64_t i = 0; i < n; ++i) {
+      const Scalar d = lu.matrixLU()(i, i);
+      log_abs += std::log(std::abs(d));
+      sign *= d < 0 ? Scalar(-1) : d > 0 ? Scalar(1) : Scalar(0);
+    }
+  }
+  if (!std::isfinite(log_abs)) {
+    sign = 0;
+    log_abs = log_abs > 0 ? std::numeric_limits<Scalar>::infinity() : -std::numeric_limits<Scalar>::infinity();
+  }
+  return {static_cast<double>(sign), static_cast<double>(log_abs)};
+}
+
+std::pair<double, double> slogdet(const TensorValue& a, int64_t k, int64_t n) {
+  const double* data = a.data.data() + k * n * n;
+  return a.dtype == DType::Float32 ? slogdet_of<float>(data, n) : slogdet_of<double>(data, n);
+}
+
 TensorValue determinant(const Inputs& in) {
   const auto [a, n, b] = square_input("MatrixDeterminant", in);
   Eigen::ArrayXd out(b);
   for (int64_t k = 0; k < b; ++k) {
-    const Eigen::Map<const RowMat> m(a.data.data() + k * n * n, n, n);
-    out[k] = n == 0 ? 1.0 : m.partialPivLu().determinant();
+    const auto [sign, log_abs] = slogdet(a, k, n);
+    out[k] = a.dtype == DType::Float32 ? static_cast<double>(static_cast<float>(sign) * std::exp(static_cast<float>(log_abs)))
+                                       : sign * std::exp(log_abs);
   }
   return make_tensor(a.dtype, Shape(a.shape.begin(), a.shape.end() - 2), std::move(out));
 }
@@ -61,26 +92,7 @@ TensorValue determinant(const Inputs& in) {
 Outputs log_determinant(const Inputs& in) {
   const auto [a, n, b] = square_input("LogMatrixDeterminant", in);
   Eigen::ArrayXd sign(b), log_abs(b);
-  for (int64_t k = 0; k < b; ++k) {
-    const Eigen::Map<const RowMat> m(a.data.data() + k * n * n, n, n);
-    double sg = 1, la = 0;
-    if (n > 0) {
-      const Eigen::PartialPivLU<RowMat> lu = m.partialPivLu();
-      sg = lu.permutationP().determinant();
-      for (int64_t i = 0; i < n; ++i) {
-        const double d = lu.matrixLU()(i, i);
-        if (d == 0) {
-          sg = 0;
-          la = -std::numeric_limits<double>::infinity();
-          break;
-        }
-        sg *= d < 0 ? -1 : 1;
-        la += std::log(std::fabs(d));
-      }
-    }
-    sign[k] = sg;
-    log_abs[k] = la;
-  }
+  for (int64_t k = 0; k < b; ++k) std::tie(sign[k], log_abs[k]) = slogdet(a, k, n);
   const Shape s(a.shape.begin(), a.shape.end() - 2);
   Outputs out;
   out.push_back(make_tensor(a.dtype, s, std::move(sign)));

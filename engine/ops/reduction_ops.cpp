@@ -44,9 +44,15 @@ TensorValue reduce(std::string_view op, Reduce kind, const Inputs& in, const Att
       else a *= x.data[i];
     }
   } else if (kind == Reduce::EuclideanNorm) {
-    // sqrt(Σ x²) (TF's EuclideanNormReducer; an integer result truncates).
-    acc = Eigen::ArrayXd::Zero(n_out);
-    for (Eigen::Index i = 0; i < x.data.size(); ++i) acc[out_of(i)] += x.data[i] * x.data[i];
+    // sqrt(Σ x²) (TF's EuclideanNormReducer): the squares added as a float sum is (in
+    // the dtype, in Eigen's order); an integer result truncates.
+    if ((x.dtype == DType::Float32 || x.dtype == DType::Float64) && n_out > 0) {
+      Eigen::ArrayXd squares = x.data * x.data;
+      acc = ordered_sums(make_tensor(x.dtype, x.shape, std::move(squares)), r.reduced, SumOrder::Eigen);
+    } else {
+      acc = Eigen::ArrayXd::Zero(n_out);
+      for (Eigen::Index i = 0; i < x.data.size(); ++i) acc[out_of(i)] += x.data[i] * x.data[i];
+    }
     acc = acc.sqrt();
     if (integer)
       for (Eigen::Index k = 0; k < acc.size(); ++k) acc[k] = int_result(to_i64(acc[k]), x.dtype);

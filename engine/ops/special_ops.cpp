@@ -8,10 +8,24 @@ namespace ts {
 
 using namespace kernels;
 
+namespace {
+
+// A unary special function in the input's precision: float32 through the float version
+// (glibc's lgammaf, Eigen's float digamma), as TF's float kernels compute it.
+template <class F>
+Outputs special_unary(std::string_view op, const Inputs& in, F f) {
+  const bool f32 = !in.empty() && in[0]->dtype == DType::Float32;
+  return one(unary_float(op, in, TypeSet::Float, [&](double x) {
+    return f32 ? static_cast<double>(f(static_cast<float>(x))) : f(x);
+  }));
+}
+
+}  // namespace
+
 void register_special_ops() {
   add_op("Erfc",
          [](const Inputs& in, const Attrs&) {
-           return one(unary_float("Erfc", in, TypeSet::Float, [](double x) { return std::erfc(x); }));
+           return special_unary("Erfc", in, [](auto x) { return std::erfc(x); });
          },
          [](GradContext& c) -> Grads {
            // TF: g · -2/√π · exp(-x²)
@@ -23,14 +37,14 @@ void register_special_ops() {
 
   add_op("Lgamma",
          [](const Inputs& in, const Attrs&) {
-           return one(unary_float("Lgamma", in, TypeSet::Float, [](double x) { return std::lgamma(x); }));
+           return special_unary("Lgamma", in, [](auto x) { return std::lgamma(x); });
          },
          [](GradContext& c) -> Grads { return {c.op("Mul", {c.grad(), c.op("Digamma", {c.input(0)})})}; },
          "d lgamma(x)/dx = digamma(x)·g");
 
   add_op("Digamma",
          [](const Inputs& in, const Attrs&) {
-           return one(unary_float("Digamma", in, TypeSet::Float, [](double x) { return Eigen::numext::digamma(x); }));
+           return special_unary("Digamma", in, [](auto x) { return Eigen::numext::digamma(x); });
          },
          [](GradContext& c) -> Grads {
            const TensorId x = c.input(0);
@@ -40,9 +54,11 @@ void register_special_ops() {
 
   add_op("Polygamma",
          [](const Inputs& in, const Attrs&) {
-           return one(binary_float("Polygamma", in, [](double n, double x) {
-             // Eigen's: NaN unless n is a non-negative integer.
-             return Eigen::numext::polygamma(n, x);
+           const bool f32 = !in.empty() && in[0]->dtype == DType::Float32;
+           return one(binary_float("Polygamma", in, [f32](double n, double x) {
+             // Eigen's (in the input's precision): NaN unless n is a non-negative integer.
+             return f32 ? static_cast<double>(Eigen::numext::polygamma(static_cast<float>(n), static_cast<float>(x)))
+                        : Eigen::numext::polygamma(n, x);
            }));
          },
          [](GradContext& c) -> Grads {

@@ -103,8 +103,9 @@ print(l2.numpy().tolist(), pv.numpy().tolist(), tape.gradient(pv, x).numpy().tol
 print(tf.math.erfc(0.0).numpy(), tf.math.digamma(1.0).numpy(), tf.math.polygamma(1.0, 1.0).numpy())
 print(tf.math.count_nonzero([[0, 1], [2, 0]]).numpy(), tf.math.count_nonzero([[0.0, 1.0], [2.0, 0.0]], axis=1).numpy())
 print(tf.math.reciprocal_no_nan([0.0, 4.0]).numpy().tolist(), tf.math.accumulate_n([x, x]).numpy().tolist())
-)") == Lines{"[0.0, 0.0] [-0.5772156715393066, 0.42278432846069336]", "5.0 [5.0, 0.0]",
-               "[0.4472135901451111, 0.8944271802902222] [6.0, 11.0] [4.0, 6.0]", "1.0 -0.5772157 1.644934",
+)") == Lines{// float32 digamma is Eigen's float one (-0.5772159), as TF's kernel computes it
+               "[0.0, 0.0] [-0.5772159099578857, 0.4227842092514038]", "5.0 [5.0, 0.0]",
+               "[0.4472135901451111, 0.8944271802902222] [6.0, 11.0] [4.0, 6.0]", "1.0 -0.5772159 1.644934",
                "2 [1 1]", "[0.0, 0.25] [2.0, 4.0]"});
 }
 
@@ -264,4 +265,14 @@ print(tf.not_equal(tf.constant(['', 'a']), tf.zeros([], dtype=tf.string)).numpy(
 )") == Lines{"1 tf.Tensor([b'' b''], shape=(2,), dtype=string)", "[False, True] tf.Tensor([b''], shape=(1,), dtype=string)"});
   CHECK(error_of("import tensorflow as tf\ntf.ones_like(tf.constant(['a']))\n") == "TypeError: Cannot convert 1 to EagerTensor of dtype string");
   CHECK(error_of("import tensorflow as tf\ntf.ones([2], tf.string)\n") == "TypeError: Cannot convert 1 to EagerTensor of dtype string");
+}
+
+TEST_CASE("float32 determinants, lgamma and Euclidean norms are computed in float32, as TF's kernels", "[math-library]") {
+  // determinant_op.cc: sign · exp(Σ log |LU diagonal|) in float; lgamma is glibc's
+  // lgammaf (the Lgamma docstring's 2.4537368); EuclideanNormReducer adds float squares.
+  CHECK(out(R"(import tensorflow as tf
+print(tf.linalg.det(tf.constant([[5., 0.], [0., 7.]])).numpy(), tf.linalg.det([[1.0, 2.0], [2.0, 4.0]]).numpy())
+print(tf.math.lgamma(tf.constant([0.5, 1, 4.5, -5.6])).numpy())
+print(tf.math.reduce_euclidean_norm(tf.constant([0.1, 0.2, 0.3])).numpy())
+)") == Lines{"34.999996 0.0", "[ 0.5723649  0.         2.4537368 -4.6477685]", "0.37416577"});
 }
