@@ -54,6 +54,8 @@ ConvGeometry conv_geometry(std::string_view op, const Shape& input, const Shape&
                            bool depthwise) {
   if (input.size() != 4) invalid_argument(op, "input must be 4-dimensional" + shape_list_str(input));
   if (filter.size() != 4) invalid_argument(op, "filter must be 4-dimensional: " + shape_list_str(filter));
+  if (num_elements(filter) == 0)
+    invalid_argument(op, "filter must not have zero elements (i.e. all dimensions must be non-zero)");
   ConvGeometry g;
   g.batch = input[0];
   g.in_h = input[1];

@@ -1,5 +1,6 @@
 // Roll (tf.roll): elements shifted along axes, wrapping around. Attrs "shift" and "axis"
-// (int lists of one length; shifts on one axis add up). Its gradient rolls back.
+// (int lists of one length; shifts on one axis add up), "shift_rank"/"axis_rank" (0 when
+// given as a scalar). Its gradient rolls back.
 #include "kernel_util.h"
 
 namespace ts {
@@ -13,13 +14,16 @@ TensorValue roll(const Inputs& in, const Attrs& attrs) {
   expect_arity(op, in, 1);
   const TensorValue& x = *in[0];
   const std::vector<int64_t> shift = attrs.get_ints("shift"), axis = attrs.get_ints("axis");
-  if (shift.size() != axis.size())
+  // roll_op.cc's order: shift and axis of one shape (a scalar is not a 1-vector), then
+  // the input's rank, then each axis (named after adding the rank).
+  if (shift.size() != axis.size() || attrs.get_int("shift_rank", 1) != attrs.get_int("axis_rank", 1))
     invalid_argument(op, "shift and axis must have the same size");
   const int64_t rank = x.rank();
+  if (rank < 1) invalid_argument(op, "input must be 1-D or higher");
   std::vector<int64_t> total(static_cast<size_t>(rank), 0);
   for (size_t i = 0; i < axis.size(); ++i) {
     const int64_t a = axis[i] < 0 ? axis[i] + rank : axis[i];
-    if (a < 0 || a >= rank) invalid_argument(op, "axis " + std::to_string(axis[i]) + " is out of range");
+    if (a < 0 || a >= rank) invalid_argument(op, "axis " + std::to_string(a) + " is out of range");
     total[static_cast<size_t>(a)] += shift[i];
   }
   const std::vector<int64_t> strides = strides_of(x.shape);

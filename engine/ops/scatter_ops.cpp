@@ -321,10 +321,11 @@ TensorValue gather_v2(const TensorValue& params, const TensorValue& indices, con
   expect_index_dtype(op, indices, "Tindices", "int16, int32, int64");
   const int64_t rank = params.rank();
   const int64_t given_axis = attrs.get_int("axis"), given_batch = attrs.get_int("batch_dims");
+  // gather_op.cc: params must have the rank the axis implies (checked before anything else).
+  const int64_t min_rank = given_axis < 0 ? -given_axis : given_axis + 1;
+  if (rank < min_rank)
+    invalid_argument(op, "Shape must be at least rank " + std::to_string(min_rank) + " but is rank " + std::to_string(rank));
   const int64_t axis = given_axis < 0 ? given_axis + rank : given_axis;
-  if (axis < 0 || axis >= rank)
-    invalid_argument(op, "Expected axis in the range [" + std::to_string(-rank) + ", " + std::to_string(rank) +
-                             "), but got " + std::to_string(given_axis));
   const int64_t batch = given_batch < 0 ? given_batch + indices.rank() : given_batch;
   if (batch < 0 || batch > indices.rank())
     invalid_argument(op, "Expected batch_dims in the range [" + std::to_string(-indices.rank()) + ", " +

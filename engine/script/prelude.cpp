@@ -819,14 +819,21 @@ class Flatten(Layer):
         return tf.reshape(inputs, (shape[0], self.compute_output_shape(shape)[1]))
 
 
-def _ts_pair(value, name):
+def _ts_pair(value, name, allow_zero=False):
     # keras.src.utils.argument_validation.standardize_tuple for n = 2
+    error_msg = f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}"
     if isinstance(value, int):
-        return (value, value)
-    value = tuple(value)
-    if len(value) != 2:
-        raise ValueError(f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}")
-    return value
+        value_tuple = (value, value)
+    else:
+        value_tuple = tuple(value)
+        if len(value_tuple) != 2:
+            raise ValueError(error_msg)
+    bad = sorted(dict.fromkeys([v for v in value_tuple if (v < 0 if allow_zero else v <= 0)]))
+    if bad:
+        req = ">= 0" if allow_zero else "> 0"
+        shown = '{' + ', '.join([str(v) for v in bad]) + '}'
+        raise ValueError(error_msg + f", including values {shown} that do not satisfy `value {req}`")
+    return value_tuple
 
 
 def _ts_channels_last(data_format):
@@ -851,6 +858,10 @@ class Conv2D(Layer):
         self.kernel_size = _ts_pair(kernel_size, 'kernel_size')
         self.strides = _ts_pair(strides, 'strides')
         self.dilation_rate = _ts_pair(dilation_rate, 'dilation_rate')
+        if self.filters is not None and self.filters <= 0:
+            raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. Received filters={self.filters}.")
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+            raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: strides={self.strides} and dilation_rate={self.dilation_rate}")
         padding = padding.lower()
         if padding not in ('valid', 'same'):
             raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
@@ -900,12 +911,13 @@ class _ts_Pooling2D(Layer):
         super().__init__(name=name, **kwargs)
         _ts_channels_last(data_format)
         self.pool_size = _ts_pair(pool_size, 'pool_size')
-        self.strides = self.pool_size if strides is None else _ts_pair(strides, 'strides')
+        self.strides = _ts_pair(pool_size if strides is None else strides, 'strides', allow_zero=True)
         padding = padding.lower()
         if padding not in ('valid', 'same'):
             raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
         self.padding = padding
         self._ts_ndim = 4
+        self.built = True  # no weights: built when made, as Keras' pooling layers
 
     def compute_output_shape(self, input_shape):
         dims = []
@@ -949,6 +961,8 @@ class GlobalAveragePooling2D(Layer):
         return (input_shape[0], input_shape[3])
 
     def call(self, inputs):
+        if not inputs.dtype.is_floating:  # ops.mean: result_type(x, float32)
+            inputs = tf.cast(inputs, tf.float32)
         return tf.reduce_mean(inputs, axis=[1, 2], keepdims=self.keepdims)
 
 
@@ -3224,8 +3238,10 @@ def _sort_or_argsort(values, axis, direction, return_argsort):
     if not isinstance(axis, int):
         raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={axis}.")
     values = tf.convert_to_tensor(values)
+    # Integers sort ascending as -values - 1 (negating INT_MIN would overflow).
+    integer = not values.dtype.is_floating
     if direction == 'ASCENDING':
-        values = -values
+        values = -values - 1 if integer else -values
     rank = len(values.shape)
     transposition = None
     if not (axis == -1 or axis + 1 == rank):
@@ -3238,7 +3254,7 @@ def _sort_or_argsort(values, axis, direction, return_argsort):
     if transposition is not None:
         result = tf.transpose(result, transposition)
     if direction == 'ASCENDING' and not return_argsort:
-        result = -result
+        result = -result - 1 if integer else -result
     return result
 
 
@@ -3298,11 +3314,6 @@ def _l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     return tf.multiply(x, x_inv_norm)
 
 
-def _reciprocal_no_nan(x, name=None):
-    x = tf.convert_to_tensor(x)
-    return tf.math.divide_no_nan(tf.constant(1, dtype=x.dtype), x)
-
-
 def _count_nonzero(input, axis=None, keepdims=None, dtype=None, name=None):
     if dtype is None:
         dtype = tf.int64
@@ -3338,13 +3349,15 @@ def _dropout(x, rate, noise_shape=None, seed=None, name=None):
     x = tf.convert_to_tensor(x)
     if not x.dtype.is_floating:
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: x_dtype={x.dtype}")
+    if isinstance(rate, (int, float)) and rate == 0:
+        return x
     scale = tf.constant(1 / (1 - rate), dtype=x.dtype)
     ret = tf.multiply(x, scale)
     if noise_shape is None:
         noise_shape = tf.shape(x)
     random_tensor = tf.random.uniform(noise_shape, seed=seed, dtype=x.dtype)
     keep_mask = random_tensor >= rate
-    return tf.multiply(ret, tf.cast(keep_mask, x.dtype))
+    return tf.where(keep_mask, ret, tf.zeros([], dtype=x.dtype))
 
 
 def _grad_pass_through(f):
@@ -3405,7 +3418,6 @@ tf.repeat = _repeat
 tf.math.l2_normalize = _l2_normalize
 tf.nn.l2_normalize = _l2_normalize
 tf.linalg.l2_normalize = _l2_normalize
-tf.math.reciprocal_no_nan = _reciprocal_no_nan
 tf.math.count_nonzero = _count_nonzero
 tf.math.polyval = _polyval
 tf.math.accumulate_n = _accumulate_n

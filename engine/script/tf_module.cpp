@@ -171,8 +171,12 @@ void install_index_ops(Interpreter& in, const Modules& m) {
   put({m.tf}, "roll", native_fn(in, "tf.roll", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "roll", {"input", "shift", "axis", "name"}, 3);
         const TensorId x = arg_tensor(in2, args[0]);
-        return T(in2.engine().execute1(
-            "Roll", {x}, Attrs{{"shift", axis_arg(in2, args[1])}, {"axis", axis_arg(in2, args[2])}}, "tf.roll"));
+        auto rank_of = [&](const Value& v) -> int64_t {
+          return is_tensorish(v) ? static_cast<int64_t>(value_shape(in2, v).size()) : is_sequence(v) ? 1 : 0;
+        };
+        const Attrs attrs{{"shift", axis_arg(in2, args[1])}, {"axis", axis_arg(in2, args[2])},
+                          {"shift_rank", rank_of(args[1])}, {"axis_rank", rank_of(args[2])}};
+        return T(in2.engine().execute1("Roll", {x}, attrs, "tf.roll"));
       }));
 
   // tf.math.top_k's op; the prelude wraps its two outputs in TF's TopKV2 namedtuple.
@@ -367,6 +371,14 @@ void install_math(Interpreter& in, const Modules& m) {
   put({m.tf, m.math}, "atan2", binary(in, "tf.math.atan2", "Atan2", "y", "x"));  // atan2(y, x)
   put({m.math}, "polygamma", binary(in, "tf.math.polygamma", "Polygamma", "a", "x"));
   put({m.math}, "multiply_no_nan", binary(in, "tf.math.multiply_no_nan", "MulNoNan"));
+  // math_ops.reciprocal_no_nan: gen_math_ops.div_no_nan(1, x) (no cast of integers).
+  put({m.math}, "reciprocal_no_nan", native_fn(in, "tf.math.reciprocal_no_nan", [](Interpreter& in2, CallArgs& a) {
+        Args args(in2, a, "reciprocal_no_nan", {"x", "name"}, 1);
+        Engine& e = in2.engine();
+        const TensorId x = arg_tensor(in2, args[0]);
+        const TensorId one = e.constant(make_scalar(e.value(x).dtype, 1.0), "tf.math.reciprocal_no_nan");
+        return T(e.execute1("DivNoNan", {one, x}, {}, "tf.math.reciprocal_no_nan"));
+      }));
   put({m.math}, "nextafter", binary(in, "tf.math.nextafter", "NextAfter", "x1", "x2"));
   // nn_ops.leaky_relu: integer features become float32 first; alpha is an attr.
   put({m.nn}, "leaky_relu", native_fn(in, "tf.nn.leaky_relu", [](Interpreter& in2, CallArgs& a) {
@@ -1005,7 +1017,7 @@ void install_creation(Interpreter& in, const Modules& m) {
         for (char& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
         if (mode != "CONSTANT" && mode != "REFLECT" && mode != "SYMMETRIC")
           in2.raise("ValueError", "Value of argument `mode` expected to be one of \"CONSTANT\", \"REFLECT\", or "
-                                  "\"SYMMETRIC\". Received `mode` = " + (args.has(2) ? in2.str(args[2]) : mode));
+                                  "\"SYMMETRIC\". Received `mode` = " + mode);
         std::vector<int64_t> pads;
         for (const Value& row : in2.iterate(args[1]))
           for (const Value& p : in2.iterate(row)) pads.push_back(int_arg(in2, p, "paddings"));
@@ -1091,9 +1103,14 @@ void install_creation(Interpreter& in, const Modules& m) {
         const int64_t r = int_arg(in2, args[0], "num_rows");
         const int64_t c = args.has(1) ? int_arg(in2, args[1], "num_columns") : r;
         const DType d = args.has(3) ? tf_dtype(in2, args[3]) : DType::Float32;
-        check_new_shape(in2, {r, c}, DTypeFlavor::Tf);
-        TensorValue v = make_filled(d, {r, c}, 0.0);
-        for (int64_t i = 0; i < std::min(r, c); ++i) v.data[i * c + i] = 1.0;
+        // batch_shape: that many identity matrices in front.
+        Shape shape = args.has(2) ? new_shape_arg(in2, args[2], "batch_shape", DTypeFlavor::Tf) : Shape{};
+        shape.push_back(r);
+        shape.push_back(c);
+        check_new_shape(in2, shape, DTypeFlavor::Tf);
+        TensorValue v = make_filled(d, shape, 0.0);
+        for (int64_t k = 0, n = r * c; n > 0 && k < v.size() / n; ++k)
+          for (int64_t i = 0; i < std::min(r, c); ++i) v.data[k * n + i * c + i] = 1.0;
         return T(in2.engine().constant(std::move(v), "tf.eye"));
       }));
   put({m.tf}, "broadcast_to", native_fn(in, "tf.broadcast_to", [](Interpreter& in2, CallArgs& a) {
@@ -2392,7 +2409,13 @@ void install_conv(Interpreter& in, const Modules& m) {
           if ((fname == "max_pool" || fname == "avg_pool") && in2.engine().value(x).rank() != 4)
             in2.raise("ValueError", "tf.nn." + fname + " of a rank-" + std::to_string(in2.engine().value(x).rank()) +
                                         " input is not supported in tape scripts (only 2-D pooling, NHWC)");
-          Attrs attrs{{"ksize", nhwc_sequence(in2, args[1], "ksize")},
+          const std::vector<int64_t> ksize = nhwc_sequence(in2, args[1], "ksize");
+          for (int64_t k : ksize)
+            if (k == 0)  // nn_ops' check before the op
+              in2.raise("ValueError", "`ksize` cannot be zero. Received: ksize=[" + std::to_string(ksize[0]) + ", " +
+                                          std::to_string(ksize[1]) + ", " + std::to_string(ksize[2]) + ", " +
+                                          std::to_string(ksize[3]) + "]");
+          Attrs attrs{{"ksize", ksize},
                       {"strides", nhwc_sequence(in2, args[2], "strides")},
                       {"padding", nhwc_padding(in2, args[3], args.get(4, Value::none()))}};
           return T(in2.engine().execute1(op, {x}, attrs, qual));

@@ -90,3 +90,21 @@ TEST_CASE("pooling windows are clipped to the input: a huge ksize is cheap; beyo
   CHECK(error_of("import tensorflow as tf\ntf.nn.max_pool2d(tf.ones([1, 2, 2, 1]), ksize=2**40, strides=1, padding='SAME')\n")
             .find("Attr ksize has value 1099511627776 out of range for an int32 [Op:MaxPool]") != std::string::npos);
 }
+
+TEST_CASE("Keras 3.7's constructor checks for Conv2D and pooling; pooling layers are built when made", "[conv-library][keras]") {
+  CHECK(error_of("import tensorflow as tf\ntf.keras.layers.Conv2D(0, 3)\n") ==
+        "ValueError: Invalid value for argument `filters`. Expected a strictly positive value. Received filters=0.");
+  CHECK(error_of("import tensorflow as tf\ntf.keras.layers.Conv2D(2, 0)\n") ==
+        "ValueError: The `kernel_size` argument must be a tuple of 2 integers. Received kernel_size=0, including values {0} "
+        "that do not satisfy `value > 0`");
+  CHECK(error_of("import tensorflow as tf\ntf.keras.layers.Conv2D(2, 3, strides=2, dilation_rate=2)\n") ==
+        "ValueError: `strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: strides=(2, 2) and "
+        "dilation_rate=(2, 2)");
+  CHECK(error_of("import tensorflow as tf\ntf.nn.max_pool2d(tf.ones([1, 2, 2, 1]), 0, 1, 'VALID')\n") ==
+        "ValueError: `ksize` cannot be zero. Received: ksize=[1, 0, 0, 1]");
+  CHECK(error_of("import tensorflow as tf\ntf.nn.conv2d(tf.ones([1, 4, 4, 1]), tf.ones([0, 3, 1, 1]), 1, 'VALID')\n")
+            .find("filter must not have zero elements (i.e. all dimensions must be non-zero) [Op:Conv2D]") != std::string::npos);
+  CHECK(out("import tensorflow as tf\nprint(tf.keras.layers.MaxPooling2D().built, "
+            "tf.keras.layers.GlobalAveragePooling2D()(tf.constant([[[[1], [2]], [[3], [5]]]])).numpy().tolist())\n") ==
+        Lines{"True [[2.75]]"});
+}

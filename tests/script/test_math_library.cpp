@@ -276,3 +276,25 @@ print(tf.math.lgamma(tf.constant([0.5, 1, 4.5, -5.6])).numpy())
 print(tf.math.reduce_euclidean_norm(tf.constant([0.1, 0.2, 0.3])).numpy())
 )") == Lines{"34.999996 0.0", "[ 0.5723649  0.         2.4537368 -4.6477685]", "0.37416577"});
 }
+
+TEST_CASE("review fixes: integer sorts, reciprocal_no_nan's dtypes, dropout's mask, eye's batch_shape, roll and gather errors",
+          "[math-library]") {
+  CHECK(out(R"(import tensorflow as tf
+print(tf.sort(tf.constant([-2147483648, 5, 0])).numpy().tolist(), tf.eye(2, batch_shape=[3]).shape)
+x = tf.ones([2])
+tf.random.set_seed(0)
+print(tf.nn.dropout(x, 0.0) is x, tf.math.is_nan(tf.nn.dropout(tf.constant([float('inf')] * 8), 0.9)).numpy().any())
+)") == Lines{"[-2147483648, 0, 5] (3, 2, 2)", "True False"});
+  const std::string dev = "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
+  CHECK(error_of("import tensorflow as tf\ntf.math.reciprocal_no_nan(tf.constant([2, 0]))\n")
+            .rfind("InvalidArgumentError: Value for attr 'T' of int32 is not in the list of allowed values", 0) == 0);
+  CHECK(error_of("import tensorflow as tf\ntf.roll(0, 1, 0)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Roll" + dev + "input must be 1-D or higher [Op:Roll] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.roll([1, 2], [2], 0)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Roll" + dev + "shift and axis must have the same size [Op:Roll] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.roll([1, 2], 1, -3)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__Roll" + dev + "axis -2 is out of range [Op:Roll] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.gather([0, 1, 2], 0, axis=1)\n") ==
+        "InvalidArgumentError: {{function_node __wrapped__GatherV2" + dev +
+            "Shape must be at least rank 2 but is rank 1 [Op:GatherV2] name: ");
+}
