@@ -146,6 +146,14 @@ TensorValue solve(std::string_view op, const Inputs& in, const Attrs& attrs, boo
   const TensorValue& rhs = *in[1];
   expect_type(op, a.dtype, TypeSet::Float, "matrix:T, rhs:T -> output:T");
   expect_same_dtype(op, in);
+  if (!triangular) {
+    // LinearAlgebraOp::AnalyzeInputs, then ValidateSquareSolver.
+    if (a.rank() < 2) invalid_argument(op, "Input tensor 0 must have rank >= 2, got " + std::to_string(a.rank()));
+    if (rhs.rank() != a.rank()) invalid_argument(op, "All input tensors must have the same rank.");
+    if (a.shape[a.shape.size() - 1] != a.shape[a.shape.size() - 2])
+      invalid_argument(op, "First input (lhs) must be a square matrix.");
+    if (rhs.shape[rhs.shape.size() - 2] != a.shape.back()) invalid_argument(op, "Input matrix and rhs are incompatible.");
+  }
   const int64_t n = square_size(op, a);
   if (rhs.rank() < 2) invalid_argument(op, "Input tensor 1 must have rank >= 2, got " + std::to_string(rhs.rank()));
   if (rhs.shape[rhs.shape.size() - 2] != n)

@@ -105,7 +105,8 @@ void register_pooling_ops() {
   add_op("MaxPool",
          [](const Inputs& in, const Attrs& a) {
            expect_arity("MaxPool", in, 1);
-           check_float("MaxPool", in);
+           // TF_CALL_REAL_NUMBER_TYPES: integers pool too.
+           expect_type("MaxPool", in[0]->dtype, TypeSet::Real, "input:T -> output:T");
            const ConvGeometry g = pool_geometry("MaxPool", in[0]->shape, a);
            Eigen::ArrayXd out = Eigen::ArrayXd::Constant(num_elements(out_shape(g)), -std::numeric_limits<double>::infinity());
            const double* x = in[0]->data.data();

@@ -108,3 +108,11 @@ TEST_CASE("Keras 3.7's constructor checks for Conv2D and pooling; pooling layers
             "tf.keras.layers.GlobalAveragePooling2D()(tf.constant([[[[1], [2]], [[3], [5]]]])).numpy().tolist())\n") ==
         Lines{"True [[2.75]]"});
 }
+
+TEST_CASE("integer convolution and max pooling, as TF's CPU kernels register them", "[conv-library]") {
+  CHECK(out(R"(import tensorflow as tf
+x = tf.reshape(tf.range(1, 17), [1, 4, 4, 1])
+print(tf.nn.conv2d(x, tf.ones([2, 2, 1, 1], tf.int32), 1, "VALID")[0, :, :, 0].numpy().tolist())
+print(tf.nn.max_pool2d(x, 2, 2, "VALID")[0, :, :, 0].numpy().tolist())
+)") == Lines{"[[14, 18, 22], [30, 34, 38], [46, 50, 54]]", "[[6, 8], [14, 16]]"});
+}

@@ -298,3 +298,13 @@ print(tf.nn.dropout(x, 0.0) is x, tf.math.is_nan(tf.nn.dropout(tf.constant([floa
         "InvalidArgumentError: {{function_node __wrapped__GatherV2" + dev +
             "Shape must be at least rank 2 but is rank 1 [Op:GatherV2] name: ");
 }
+
+TEST_CASE("tf.linalg.solve's shape checks read as LinearAlgebraOp's", "[math-library][linalg]") {
+  const std::string dev = "{{function_node __wrapped__MatrixSolve_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
+  CHECK(error_of("import tensorflow as tf\ntf.linalg.solve(tf.ones([2, 3]), tf.ones([2, 1]))\n") ==
+        "InvalidArgumentError: " + dev + "First input (lhs) must be a square matrix. [Op:MatrixSolve] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.linalg.solve(tf.ones([2, 2]), tf.ones([3, 1]))\n") ==
+        "InvalidArgumentError: " + dev + "Input matrix and rhs are incompatible. [Op:MatrixSolve] name: ");
+  CHECK(error_of("import tensorflow as tf\ntf.linalg.solve(tf.ones([2, 2, 2]), tf.ones([2, 1]))\n") ==
+        "InvalidArgumentError: " + dev + "All input tensors must have the same rank. [Op:MatrixSolve] name: ");
+}
