@@ -158,15 +158,33 @@ TensorValue solve(std::string_view op, const Inputs& in, const Attrs& attrs, boo
   if (rhs.rank() < 2) invalid_argument(op, "Input tensor 1 must have rank >= 2, got " + std::to_string(rhs.rank()));
   if (rhs.shape[rhs.shape.size() - 2] != n)
     invalid_argument(op, "Input matrix and right-hand side must have the same number of rows.");
-  if (Shape(a.shape.begin(), a.shape.end() - 2) != Shape(rhs.shape.begin(), rhs.shape.end() - 2))
-    invalid_argument(op, "Input matrix and right-hand side must have the same batch dimensions: " +
-                             shape_list_str(a.shape) + " vs " + shape_list_str(rhs.shape));
-  const int64_t k = rhs.shape.back(), b = batches(a.shape);
+  // MatrixSolve wants equal batch dims; MatrixTriangularSolve broadcasts them (MatMulBCast).
+  const Shape a_batch(a.shape.begin(), a.shape.end() - 2), r_batch(rhs.shape.begin(), rhs.shape.end() - 2);
+  Shape batch = a_batch;
+  if (triangular) {
+    try {
+      batch = broadcast_shapes(a_batch, r_batch);
+    } catch (const TfError&) {
+      invalid_argument(op, "In[0] and In[1] must have compatible batch dimensions: " + shape_list_str(a.shape) + " vs. " +
+                               shape_list_str(rhs.shape));
+    }
+  } else if (a_batch != r_batch) {
+    invalid_argument(op, "All input tensors must have the same outer dimensions.");
+  }
+  const int64_t k = rhs.shape.back(), b = num_elements(batch);
+  Shape out_shape = batch;
+  out_shape.push_back(n);
+  out_shape.push_back(k);
+  check_output_shape(op, out_shape);
+  // Which matrix of each input the i-th output batch reads.
+  const std::vector<int64_t> a_of = a_batch == batch ? std::vector<int64_t>{} : broadcast_index_map(a_batch, batch);
+  const std::vector<int64_t> r_of = r_batch == batch ? std::vector<int64_t>{} : broadcast_index_map(r_batch, batch);
   const bool adjoint = attrs.get_bool("adjoint"), lower = attrs.get_bool("lower", true);
-  Eigen::ArrayXd out(rhs.data.size());
+  Eigen::ArrayXd out(b * n * k);
   for (int64_t i = 0; i < b && n > 0; ++i) {
-    const Eigen::Map<const RowMat> m(a.data.data() + i * n * n, n, n);
-    const Eigen::Map<const RowMat> r(rhs.data.data() + i * n * k, n, k);
+    const int64_t ai = a_of.empty() ? i : a_of[static_cast<size_t>(i)], ri = r_of.empty() ? i : r_of[static_cast<size_t>(i)];
+    const Eigen::Map<const RowMat> m(a.data.data() + ai * n * n, n, n);
+    const Eigen::Map<const RowMat> r(rhs.data.data() + ri * n * k, n, k);
     Eigen::Map<RowMat> x(out.data() + i * n * k, n, k);
     if (triangular) {
       // Only the named triangle is read (TF's kernel ignores the other).
@@ -178,7 +196,7 @@ TensorValue solve(std::string_view op, const Inputs& in, const Attrs& attrs, boo
       x = lu.solve(r);
     }
   }
-  return make_tensor(a.dtype, rhs.shape, std::move(out));
+  return make_tensor(a.dtype, std::move(out_shape), std::move(out));
 }
 
 TensorValue cholesky(const Inputs& in) {
@@ -225,7 +243,8 @@ void register_matrix_ops() {
            TensorId grad_a = c.op("Neg", {adj ? matmul(c, x, grad_b, false, true) : matmul(c, grad_b, x, false, true)});
            grad_a = c.op("MatrixBandPart", {grad_a},
                          Attrs{{"num_lower", int64_t{lower ? -1 : 0}}, {"num_upper", int64_t{lower ? 0 : -1}}});
-           return {grad_a, grad_b};
+           // Summed over batch dims the op broadcast.
+           return {unbroadcast(c, grad_a, a), unbroadcast(c, grad_b, c.input(1))};
          },
          "d trisolve(A, b)/db = trisolve(Aᵀ, g), d/dA = -(d/db)·xᵀ in A's triangle");
 

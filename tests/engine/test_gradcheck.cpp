@@ -179,7 +179,8 @@ std::map<std::string, std::vector<Case>> gradcheck_cases() {
     t["MatrixSolve"] = {{"3x3", {m3, rhs}, {}}, {"adjoint", {m3, rhs}, Attrs{{"adjoint", true}}}};
     t["MatrixTriangularSolve"] = {{"lower", {m3, rhs}, {}},
                                   {"upper, adjoint", {m3, rhs}, Attrs{{"lower", false}, {"adjoint", true}}},
-                                  {"lower, adjoint", {m3, rhs}, Attrs{{"adjoint", true}}}};
+                                  {"lower, adjoint", {m3, rhs}, Attrs{{"adjoint", true}}},
+                                  {"a batch of matrices, one rhs (broadcast)", {batch, InputSpec{{2, 1}, Domain::Any, true, {}}}, {}}};
     Case spd{"3x3 symmetric positive definite",
              {InputSpec{{3, 3}, Domain::Any, true, {4, 1, 0.5, 1, 3, -0.2, 0.5, -0.2, 2}}}, {}};
     spd.symmetric = true;

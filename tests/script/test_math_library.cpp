@@ -308,3 +308,14 @@ TEST_CASE("tf.linalg.solve's shape checks read as LinearAlgebraOp's", "[math-lib
   CHECK(error_of("import tensorflow as tf\ntf.linalg.solve(tf.ones([2, 2, 2]), tf.ones([2, 1]))\n") ==
         "InvalidArgumentError: " + dev + "All input tensors must have the same rank. [Op:MatrixSolve] name: ");
 }
+
+TEST_CASE("tf.linalg.triangular_solve broadcasts batch dims; its gradients sum them back", "[math-library][linalg]") {
+  CHECK(out(R"(import tensorflow as tf
+a = tf.Variable(tf.constant([[[2.0, 0.0], [1.0, 4.0]]] * 3))
+b = tf.Variable(tf.ones([2, 1]))
+with tf.GradientTape() as tape:
+    x = tf.linalg.triangular_solve(a, b)
+ga, gb = tape.gradient(x, [a, b])
+print(x.shape, x[0].numpy().tolist(), ga.shape, gb.numpy().tolist())
+)") == Lines{"(3, 2, 1) [[0.5], [0.125]] (3, 2, 2) [[1.125], [0.75]]"});
+}
