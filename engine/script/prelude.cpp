@@ -592,6 +592,8 @@ class Layer:
             try:
                 if first is not None and _ts_is_tensor(first):
                     self.build(_ts_shape_tuple(first))
+                elif isinstance(first, (list, tuple)) and len(first) > 0 and all([_ts_is_tensor(t) for t in first]):
+                    self.build([_ts_shape_tuple(t) for t in first])  # a list of inputs: a list of shapes
                 else:
                     self.build(None)
             finally:
@@ -1167,17 +1169,62 @@ class BatchNormalization(Layer):
 
 
 class _ts_Merge(Layer):
-    # Keras 3.7's Merge layers: a list of inputs combined pairwise, in order.
+    # Keras 3.7's Merge layers (base_merge.py): build checks the shapes; inputs of lower
+    # rank get axes added at 1 before they are combined pairwise, in order.
     def _ts_combine(self, a, b):
         raise NotImplementedError
 
-    def call(self, inputs):
-        if not isinstance(inputs, (list, tuple)):
-            raise ValueError(f"A merge layer should be called on a list of inputs. Received: inputs={inputs} (not a list of tensors)")
+    def _ts_elemwise_shape(self, shape1, shape2):
+        if shape1 is None or shape2 is None:
+            return None
+        if len(shape1) < len(shape2):
+            return self._ts_elemwise_shape(shape2, shape1)
+        if not shape2:
+            return shape1
+        output_shape = list(shape1[:-len(shape2)])
+        for i, j in zip(shape1[-len(shape2):], shape2):
+            if i is None or j is None:
+                output_shape.append(None)
+            elif i == 1:
+                output_shape.append(j)
+            elif j == 1:
+                output_shape.append(i)
+            else:
+                if i != j:
+                    raise ValueError(f"Inputs have incompatible shapes. Received shapes {shape1} and {shape2}")
+                output_shape.append(i)
+        return tuple(output_shape)
+
+    def build(self, input_shape):
+        if input_shape is None or not isinstance(input_shape[0], (tuple, list)):
+            raise ValueError(f"A merge layer should be called on a list of inputs. Received: input_shape={input_shape} (not a list of shapes)")
+        batch_sizes = [s[0] for s in input_shape if s and s[0] is not None]
+        if len(dict.fromkeys(batch_sizes)) > 1:
+            raise ValueError(f"Cannot merge tensors with different batch sizes. Received tensors with shapes {input_shape}")
+        output_shape = input_shape[0][1:]
+        for i in range(1, len(input_shape)):
+            output_shape = self._ts_elemwise_shape(output_shape, input_shape[i][1:])
+        self._reshape_required = len(dict.fromkeys([len(s) for s in input_shape])) != 1
+        self.built = True
+
+    def _merge_function(self, inputs):
         output = inputs[0]
         for i in range(1, len(inputs)):
             output = self._ts_combine(output, inputs[i])
         return output
+
+    def call(self, inputs):
+        if not isinstance(inputs, (list, tuple)):
+            raise ValueError(f"A merge layer should be called on a list of inputs. Received: inputs={inputs} (not a list of tensors)")
+        if getattr(self, '_reshape_required', False):
+            max_ndim = max([len(x.shape) for x in inputs])
+            reshaped = []
+            for x in inputs:
+                for _ in range(max_ndim - len(x.shape)):
+                    x = tf.expand_dims(x, axis=1)
+                reshaped.append(x)
+            return self._merge_function(reshaped)
+        return self._merge_function(inputs)
 
 
 class Add(_ts_Merge):
@@ -1190,8 +1237,13 @@ class Add(_ts_Merge):
 class Subtract(_ts_Merge):
     __module__ = 'keras.src.layers.merging.subtract'
 
-    def call(self, inputs):
-        if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
+    def build(self, input_shape):
+        super().build(input_shape)
+        if len(input_shape) != 2:
+            raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: input_shape={input_shape}")
+
+    def _merge_function(self, inputs):
+        if len(inputs) != 2:
             raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: inputs={inputs}")
         return tf.subtract(inputs[0], inputs[1])
 
@@ -1206,7 +1258,7 @@ class Multiply(_ts_Merge):
 class Average(_ts_Merge):
     __module__ = 'keras.src.layers.merging.average'
 
-    def call(self, inputs):
+    def _merge_function(self, inputs):
         output = inputs[0]
         for i in range(1, len(inputs)):
             output = tf.add(output, inputs[i])

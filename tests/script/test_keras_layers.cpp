@@ -48,3 +48,14 @@ print(tf.keras.layers.Add()([x, y, y]).numpy().tolist(), tf.keras.layers.Subtrac
 print(tf.keras.layers.Multiply()([y, y]).numpy()[0].tolist(), tf.keras.layers.Average()([x, y]).numpy()[0].tolist())
 )") == Lines{"(2, 4) (4, 2)", "[[7.0, 7.0], [7.0, 7.0]] [-2.0, -2.0]", "[9.0, 9.0] [2.0, 2.0]"});
 }
+
+TEST_CASE("Keras merging layers check their inputs' shapes when built and expand lower ranks (base_merge.py)", "[keras]") {
+  CHECK(out("import tensorflow as tf\nprint(tf.keras.layers.Add()([tf.ones([2, 3]), tf.constant([1., 2.])]).numpy().tolist())\n") ==
+        Lines{"[[2.0, 2.0, 2.0], [3.0, 3.0, 3.0]]"});
+  CHECK(error_of("import tensorflow as tf\ntf.keras.layers.Add()([tf.ones([1, 2]), tf.ones([2, 1])])\n") ==
+        "ValueError: Cannot merge tensors with different batch sizes. Received tensors with shapes [(1, 2), (2, 1)]");
+  CHECK(error_of("import tensorflow as tf\ntf.keras.layers.Multiply()([tf.ones([2, 2]), tf.ones([2, 3])])\n") ==
+        "ValueError: Inputs have incompatible shapes. Received shapes (2,) and (3,)");
+  CHECK(error_of("import tensorflow as tf\ntf.keras.layers.Subtract()([tf.ones([2, 2])] * 3)\n") ==
+        "ValueError: A `Subtract` layer should be called on exactly 2 inputs. Received: input_shape=[(2, 2), (2, 2), (2, 2)]");
+}
