@@ -1,9 +1,55 @@
 #include "run.h"
 
+#include <pthread.h>
+
+#include <exception>
+
 #include "script/interpreter.h"
 #include "script/parser.h"
 
 namespace ts {
+
+namespace {
+
+// The parser and the interpreter recurse on the C++ stack (nesting up to 100 levels in
+// each of up to 200 calls, generators, reprs): they run on a thread of their own with a
+// 1 GiB stack, of which only what is used is ever touched, so the limits that raise
+// Python's errors come long before the stack ends.
+template <class F>
+void on_large_stack(F& f) {
+  struct Job {
+    F* f;
+    std::exception_ptr error;
+  } job{&f, nullptr};
+  auto body = [](void* p) -> void* {
+    Job* j = static_cast<Job*>(p);
+    try {
+      (*j->f)();
+    } catch (...) {
+      j->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  pthread_attr_t attr;
+  pthread_t thread;
+  const bool made = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, std::size_t{1} << 30) == 0 &&
+                    pthread_create(&thread, &attr, body, &job) == 0;
+  pthread_attr_destroy(&attr);
+  if (made) pthread_join(thread, nullptr);
+  else body(&job);  // no thread to be had: run here
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+RunResult run_script_here(const std::string& source, const std::string& file, const RunOptions& options);
+
+}  // namespace
+
+RunResult run_script(const std::string& source, const std::string& file, const RunOptions& options) {
+  RunResult r;
+  auto run = [&] { r = run_script_here(source, file, options); };
+  on_large_stack(run);
+  return r;
+}
 
 std::string RunError::format() const {
   if (refused) {
@@ -28,7 +74,9 @@ std::vector<std::pair<int, std::string>> RunResult::warnings() const {
   return out;
 }
 
-RunResult run_script(const std::string& source, const std::string& file, const RunOptions& options) {
+namespace {
+
+RunResult run_script_here(const std::string& source, const std::string& file, const RunOptions& options) {
   RunResult r;
   r.engine = std::make_shared<Engine>(options.limits);
   r.engine->log().file = file;
@@ -77,5 +125,7 @@ RunResult run_script(const std::string& source, const std::string& file, const R
   r.interp_module_ = module;
   return r;
 }
+
+}  // namespace
 
 }  // namespace ts

@@ -347,17 +347,18 @@ void install_math_module(Interpreter& in) {
     return Value::integer(static_cast<int64_t>(r));
   });
   def("gcd", [](Interpreter& in, CallArgs& a) {
-    int64_t g = 0;
+    uint64_t g = 0;  // unsigned: |INT64_MIN| fits
     for (const Value& v : a.args) {
-      int64_t x = int_arg(in, v);
-      x = x < 0 ? -x : x;
+      const int64_t xi = int_arg(in, v);
+      uint64_t x = xi < 0 ? 0 - static_cast<uint64_t>(xi) : static_cast<uint64_t>(xi);
       while (x) {
-        const int64_t t = g % x;
+        const uint64_t t = g % x;
         g = x;
         x = t;
       }
     }
-    return Value::integer(g);
+    if (g > static_cast<uint64_t>(INT64_MAX)) in.raise("OverflowError", "integer overflow (tape-script ints are 64-bit)");
+    return Value::integer(static_cast<int64_t>(g));
   });
   def("prod", [](Interpreter& in, CallArgs& a) {
     if (a.args.size() != 1) in.raise("TypeError", "prod() takes exactly 1 positional argument (" + std::to_string(a.args.size()) + " given)");
@@ -687,9 +688,20 @@ void install_builtins(Interpreter& in) {
     for (auto& v : items) keys.push_back(key ? in.call(*key, {v}) : v);
     std::vector<size_t> idx(items.size());
     for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
-      return in.truthy(in.compare("<", keys[rev ? y : x], keys[rev ? x : y]));
-    });
+    // A stable merge sort of our own: a user's __lt__ need not be a strict weak order,
+    // which std::stable_sort would turn into undefined behaviour.
+    auto less = [&](size_t x, size_t y) { return in.truthy(in.compare("<", keys[rev ? y : x], keys[rev ? x : y])); };
+    std::vector<size_t> tmp(idx.size());
+    for (size_t width = 1; width < idx.size(); width *= 2) {
+      for (size_t lo = 0; lo < idx.size(); lo += 2 * width) {
+        const size_t mid = std::min(lo + width, idx.size()), hi = std::min(lo + 2 * width, idx.size());
+        size_t i = lo, j = mid, k = lo;
+        while (i < mid && j < hi) tmp[k++] = less(idx[j], idx[i]) ? idx[j++] : idx[i++];
+        while (i < mid) tmp[k++] = idx[i++];
+        while (j < hi) tmp[k++] = idx[j++];
+      }
+      idx.swap(tmp);
+    }
     std::vector<Value> out;
     for (size_t i : idx) out.push_back(items[i]);
     return in.make_list(std::move(out));

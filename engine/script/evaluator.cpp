@@ -1474,6 +1474,8 @@ Value Evaluator::eval_comprehension_call(const Call& c, Frame& f) {
   gen->repr = [self] { return "<generator object <genexpr> at " + fake_address(self) + ">"; };
   // Only __next__: make_iterator() takes the object as its own iterator.
   gen->attrs.set("__next__", in_.builtin("generator.__next__", [this, &lc, cf, st](Interpreter& in, CallArgs&) {
+    // A chain of generators recurses here: Python's RecursionError, not a stack overflow.
+    Interpreter::NestGuard guard(in, " while calling a Python object");
     while (st->pos >= st->pending.size()) {
       if (st->done) in.raise("StopIteration", "");
       st->pending.clear();
@@ -2068,8 +2070,11 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
             return std::clamp<int64_t>(*i < 0 ? *i + n : *i, 0, n);
           };
           const int64_t from = bound(1, 0), to = bound(2, n);
-          for (int64_t i = from; i < to; ++i)
-            if (in.equals(lst->items[static_cast<size_t>(i)], a.args[0])) return Value::integer(i);
+          // The list's live length each time: an __eq__ may shrink it.
+          for (int64_t i = from; i < to && i < static_cast<int64_t>(lst->items.size()); ++i) {
+            const Value item = lst->items[static_cast<size_t>(i)];
+            if (in.equals(item, a.args[0])) return Value::integer(i);
+          }
           if (!is_list) in.raise("ValueError", "tuple.index(x): x not in tuple");
           in.raise("ValueError", in.repr(a.args[0]) + " is not in list");
         });
@@ -2077,11 +2082,13 @@ Value Evaluator::getattr(const Value& obj, const std::string& name) {
         return in_.builtin("list.remove", [lst](Interpreter& in, CallArgs& a) {
           if (a.args.size() != 1)
             in.raise("TypeError", "list.remove() takes exactly one argument (" + std::to_string(a.args.size()) + " given)");
-          for (size_t i = 0; i < lst->items.size(); ++i)
-            if (in.equals(lst->items[i], a.args[0])) {
-              lst->items.erase(lst->items.begin() + static_cast<std::ptrdiff_t>(i));
+          for (size_t i = 0; i < lst->items.size(); ++i) {
+            const Value item = lst->items[i];  // an __eq__ may change the list under us
+            if (in.equals(item, a.args[0])) {
+              if (i < lst->items.size()) lst->items.erase(lst->items.begin() + static_cast<std::ptrdiff_t>(i));
               return Value::none();
             }
+          }
           in.raise("ValueError", "list.remove(x): x not in list");
         });
       if (is_list && name == "sort")

@@ -438,6 +438,8 @@ std::string Interpreter::repr(const Value& v) {
     case OKind::Instance: {
       auto* inst = static_cast<InstanceObj*>(o);
       if (inst->cls->is_subclass_of("BaseException") && !inst->cls->lookup("__repr__")) {
+        // No cycle check, as BaseException_repr: args holding the exception is a RecursionError.
+        NestGuard guard(*this, " while getting the repr of an object");
         const Value* a = inst->attrs.find("args");
         auto* t = a ? a->as<ListObj>() : nullptr;
         std::string inner;
@@ -454,7 +456,12 @@ std::string Interpreter::repr(const Value& v) {
     case OKind::Native: {
       auto* n = static_cast<NativeObj*>(o);
       if (const Value* m = n->attrs.find("__repr__")) return str(call(*m, {}));
-      if (n->repr) return n->repr();
+      if (n->repr) {
+        // A view of a dict that holds it prints as Py_ReprEnter makes it: `...`.
+        if (std::find(repr_stack_.begin(), repr_stack_.end(), o) != repr_stack_.end()) return "...";
+        NestGuard guard(*this, " while getting the repr of an object", o);
+        return n->repr();
+      }
       return "<" + n->type_name + " object at " + fake_address(o) + ">";
     }
     case OKind::Property: return "<property object at " + fake_address(o) + ">";
@@ -829,6 +836,7 @@ Value Interpreter::compare(const std::string& op, const Value& a, const Value& b
     c = a.as_str().compare(b.as_str());
     c = c < 0 ? -1 : c > 0 ? 1 : 0;
   } else if (a.as<ListObj>() && b.as<ListObj>() && a.obj->okind == b.obj->okind) {
+    NestGuard guard(*this, " in comparison");
     auto& x = a.as<ListObj>()->items;
     auto& y = b.as<ListObj>()->items;
     size_t i = 0;

@@ -690,3 +690,20 @@ TEST_CASE("call arity errors in CPython's order, reflected comparisons, float mo
               "ValueError invalid literal for int() with base 10: '1__0'",
               "ValueError invalid literal for int() with base 10: '_1'"});
 }
+
+TEST_CASE("hostile scripts end with Python's errors, never a crash (review findings)", "[pysubset]") {
+  // A dict holding its own view, a list an __eq__ empties mid-remove/index, a sort whose
+  // __lt__ is not an order, a chain of 10,000 generators, an exception holding itself,
+  // lists nested 100,000 deep compared, gcd of the most negative int.
+  CHECK(out("d = {}\nd['k'] = d.values()\nprint(d)\n") == Lines{"{'k': dict_values([...])}"});
+  CHECK(out("class E:\n  def __eq__(self, o):\n    xs.clear()\n    return True\nxs = [E(), E()]\nxs.remove(E())\nprint(xs)\n") ==
+        Lines{"[]"});
+  CHECK(error_of("class F:\n  def __eq__(self, o):\n    ys.clear()\n    return False\nys = [F()] * 4\nys.index(F())\n")
+            .rfind("ValueError: ", 0) == 0);
+  CHECK(out("class K:\n  n = 0\n  def __lt__(self, o):\n    K.n += 1\n    return K.n > 1\n"
+            "print(len(sorted([K() for i in range(20)])))\n") == Lines{"20"});
+  CHECK(error_of("g = iter([1])\nfor i in range(10000):\n  g = (x for x in g)\nnext(g)\n").rfind("RecursionError: ", 0) == 0);
+  CHECK(error_of("e = ValueError()\ne.args = (e,)\nrepr(e)\n").rfind("RecursionError: ", 0) == 0);
+  CHECK(error_of("a = []\nb = []\nfor i in range(100000):\n  a = [a]\n  b = [b, 1]\nmax(a, b)\n").rfind("RecursionError: ", 0) == 0);
+  CHECK(out("import math\nm = -4611686018427387904 * 2\nprint(math.gcd(m, 6))\n") == Lines{"2"});
+}
