@@ -1733,11 +1733,13 @@ Value Evaluator::call_function(const FunctionObj& fn, std::vector<Value> args,
                                " but " + std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
   }
   if (!has_var_keyword)
-    for (const auto& [k, v] : kwargs)
+    for (const auto& kv : kwargs) {
+      const std::string& k = kv.first;  // (clang 14 cannot capture a structured binding)
       if (std::none_of(d.params.begin(), d.params.end(), [&](const Param& p) {
             return p.name == k && (p.kind == ParamKind::Positional || p.kind == ParamKind::KeywordOnly);
           }))
         in_.raise("TypeError", fname + " got an unexpected keyword argument '" + k + "'");
+    }
   for (const auto& p : d.params) {
     if (p.kind == ParamKind::VarPositional) {
       std::vector<Value> rest;
