@@ -690,7 +690,23 @@ void install_builtins(Interpreter& in) {
     for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
     // A stable merge sort of our own: a user's __lt__ need not be a strict weak order,
     // which std::stable_sort would turn into undefined behaviour.
-    auto less = [&](size_t x, size_t y) { return in.truthy(in.compare("<", keys[rev ? y : x], keys[rev ? x : y])); };
+    // Plain numbers or plain strings compare here, without a call per comparison.
+    bool numbers = true, strings = true;
+    for (const Value& k : keys) {
+      numbers = numbers && (k.kind == VKind::Int || k.kind == VKind::Float || k.kind == VKind::Bool);
+      strings = strings && k.kind == VKind::Str;
+    }
+    auto plain_less = [&](const Value& a, const Value& b) {
+      if (strings) return a.as_str() < b.as_str();
+      auto as_int = [](const Value& v) { return v.kind == VKind::Bool ? int64_t{v.b} : v.i; };
+      if (a.kind != VKind::Float && b.kind != VKind::Float) return as_int(a) < as_int(b);
+      return a.as_double() < b.as_double();
+    };
+    auto less = [&](size_t x, size_t y) {
+      const Value& a = keys[rev ? y : x];
+      const Value& b = keys[rev ? x : y];
+      return numbers || strings ? plain_less(a, b) : in.truthy(in.compare("<", a, b));
+    };
     std::vector<size_t> tmp(idx.size());
     for (size_t width = 1; width < idx.size(); width *= 2) {
       for (size_t lo = 0; lo < idx.size(); lo += 2 * width) {
