@@ -6,6 +6,7 @@
 // linalg_grad.py's and array_grad.py's gradients.
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <tuple>
 #include <utility>
 
@@ -264,12 +265,10 @@ void register_matrix_ops() {
            middle = c.op("MatrixSetDiagV3", {middle, half_diag});
            middle = c.op("MatrixBandPart", {middle}, Attrs{{"num_lower", int64_t{-1}}, {"num_upper", int64_t{0}}});
            TensorId grad_a = matmul(c, matmul(c, l_inv, middle, true, false), l_inv, false, false);
-           grad_a = c.op("AddV2", {grad_a, c.op("Transpose", {grad_a}, Attrs{{"perm", [&] {
-                                                  std::vector<int64_t> p;
-                                                  for (size_t d = 0; d < s.size(); ++d) p.push_back(static_cast<int64_t>(d));
-                                                  std::swap(p[p.size() - 1], p[p.size() - 2]);
-                                                  return p;
-                                                }()}})});
+           std::vector<int64_t> adjoint(s.size());  // the last two dims swapped
+           std::iota(adjoint.begin(), adjoint.end(), int64_t{0});
+           std::swap(adjoint[adjoint.size() - 1], adjoint[adjoint.size() - 2]);
+           grad_a = c.op("AddV2", {grad_a, c.op("Transpose", {grad_a}, Attrs{{"perm", adjoint}})});
            return {c.op("Mul", {grad_a, c.scalar_like(grad_a, 0.5)})};
          },
          "d chol(A)/dA: Murray's formula, symmetric (only A's lower triangle is read)");

@@ -539,10 +539,9 @@ Value tf_while_loop(Interpreter& in, CallArgs& a) {
                              "back_prop=False is deprecated. Consider using tf.stop_gradient instead.\nInstead of:\n"
                              "results = tf.while_loop(c, b, vars, back_prop=False)\nUse:\n"
                              "results = tf.nest.map_structure(tf.stop_gradient, tf.while_loop(c, b, vars))";
-    bool warned = false;
-    for (size_t i = 0; i < log.events.size() && !warned; ++i)
-      warned = log.events[i].kind == EventKind::Warning && log.events[i].text.find(text) != std::string::npos;
-    if (!warned) in.engine().warning_tf("From " + log.file + ":" + std::to_string(in.line()) + ": " + text);
+    auto st = module_state(in);
+    if (!st->while_back_prop_warned) in.engine().warning_tf("From " + log.file + ":" + std::to_string(in.line()) + ": " + text);
+    st->while_back_prop_warned = true;
   }
   const Value loop_vars = convert_variables_to_tensors(in, args[2]);
   std::optional<int64_t> maximum_iterations;

@@ -2362,28 +2362,31 @@ std::string nhwc_padding(Interpreter& in, const Value& padding, const Value& dat
   return upper;
 }
 
+// The attrs of a convolution called as (input, filters, strides, padding, data_format,
+// dilations): NHWC sequences, the padding upper-cased ("VALID" when not given).
+Attrs conv_attrs(Interpreter& in, const Args& args) {
+  return Attrs{{"strides", nhwc_sequence(in, args.get(2, Value::none()), "strides")},
+               {"padding", args.has(3) ? nhwc_padding(in, args[3], args.get(4, Value::none())) : std::string("VALID")},
+               {"dilations", nhwc_sequence(in, args.get(5, Value::none()), "dilations")}};
+}
+
 // tf.nn.conv2d and the 2-D poolings (NHWC).
 void install_conv(Interpreter& in, const Modules& m) {
   put({m.nn}, "conv2d", native_fn(in, "tf.nn.conv2d", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "conv2d", {"input", "filters", "strides", "padding", "data_format", "dilations", "name"}, 4);
         const std::vector<TensorId> xw = convert_together(in2, {&args[0], &args[1]});
-        Attrs attrs{{"strides", nhwc_sequence(in2, args[2], "strides")},
-                    {"padding", nhwc_padding(in2, args[3], args.get(4, Value::none()))},
-                    {"dilations", nhwc_sequence(in2, args.get(5, Value::none()), "dilations")}};
-        return T(in2.engine().execute1("Conv2D", {xw[0], xw[1]}, attrs, "tf.nn.conv2d"));
+        return T(in2.engine().execute1("Conv2D", {xw[0], xw[1]}, conv_attrs(in2, args), "tf.nn.conv2d"));
       }));
   // nn_impl.depthwise_conv2d: DepthwiseConv2dNative (TF wraps a dilated one in
   // SpaceToBatchND; here the op takes the dilations, to the same values).
   put({m.nn}, "depthwise_conv2d", native_fn(in, "tf.nn.depthwise_conv2d", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "depthwise_conv2d", {"input", "filter", "strides", "padding", "data_format", "dilations", "name"}, 4);
         const std::vector<TensorId> xw = convert_together(in2, {&args[0], &args[1]});
-        const std::vector<int64_t> strides = nhwc_sequence(in2, args[2], "strides");
+        const Attrs attrs = conv_attrs(in2, args);
+        const std::vector<int64_t> strides = attrs.get_ints("strides");
         if (strides[1] != strides[2])
           in2.raise("ValueError", "Current implementation only supports equal length strides in the row and column "
                                   "dimensions.");
-        Attrs attrs{{"strides", strides},
-                    {"padding", nhwc_padding(in2, args[3], args.get(4, Value::none()))},
-                    {"dilations", nhwc_sequence(in2, args.get(5, Value::none()), "dilations")}};
         return T(in2.engine().execute1("DepthwiseConv2dNative", {xw[0], xw[1]}, attrs, "tf.nn.depthwise_conv2d"));
       }));
 
@@ -2395,10 +2398,7 @@ void install_conv(Interpreter& in, const Modules& m) {
         if (in2.engine().value(xw[0]).rank() != 4)
           in2.raise("ValueError", "tf.nn.convolution of a rank-" + std::to_string(in2.engine().value(xw[0]).rank()) +
                                       " input is not supported in tape scripts (only 2-D convolutions, NHWC)");
-        Attrs attrs{{"strides", nhwc_sequence(in2, args.get(2, Value::none()), "strides")},
-                    {"padding", args.has(3) ? nhwc_padding(in2, args[3], args.get(4, Value::none())) : std::string("VALID")},
-                    {"dilations", nhwc_sequence(in2, args.get(5, Value::none()), "dilations")}};
-        return T(in2.engine().execute1("Conv2D", {xw[0], xw[1]}, attrs, "tf.nn.convolution"));
+        return T(in2.engine().execute1("Conv2D", {xw[0], xw[1]}, conv_attrs(in2, args), "tf.nn.convolution"));
       }));
   for (const auto& [name, type] : {std::pair{"max_pool2d", "MaxPool"}, std::pair{"avg_pool2d", "AvgPool"},
                                    std::pair{"max_pool", "MaxPool"}, std::pair{"avg_pool", "AvgPool"}}) {

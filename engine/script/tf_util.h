@@ -63,6 +63,7 @@ struct ModuleState {
   std::vector<std::pair<DType, Value>> tf_dtypes;  // cached: `x.dtype == tf.float32` by identity too
   std::vector<std::pair<DType, Value>> np_dtypes;
   bool hooks_installed = false;
+  bool while_back_prop_warned = false;  // tf.while_loop(back_prop=False)'s warn_once
   // tf.function traces running now (innermost last). While its trace runs, a tensor
   // of the traced graph prints as TF's symbolic tensor: `Tensor("add:0", shape=(),
   // dtype=float32)`, named as TF's graph names its ops (arguments are placeholders
