@@ -4,16 +4,19 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <map>
 
 #include "format.h"
 #include "op_registry.h"
+#include "value_memory.h"
 
 namespace ts {
 
 Engine::Engine(EngineLimits limits) : limits_(limits) {
   (void)OpRegistry::instance();
+  configure_value_memory();
   log_.index.push_back(-1);  // id 0 is never used
 }
 
@@ -54,6 +57,8 @@ TensorId Engine::new_tensor(TensorValue v, TensorKind kind, OpId producer, int o
   info.line = line_;
   info.label = label;
   log_.index.push_back(static_cast<int64_t>(log_.tensors.size() - 1));
+  const TensorValue& kept = *info.value;
+  note_heap_frontier(kept.data.size() ? static_cast<const void*>(kept.data.data() + kept.data.size()) : &kept);
   return info.id;
 }
 
@@ -183,14 +188,31 @@ double op_work(const OpDef* def, const std::vector<const TensorValue*>& in, cons
 
 namespace {
 
-void flush_denormals(TensorValue& v) {
-  double tiny;
+// Flushes float denormals to ±0 and says whether every element is finite. A read-only
+// pass first, branch-free so it vectorizes (the AVX2 clone is chosen at run time); the
+// writing pass runs only when a denormal turned up, which is rare.
+__attribute__((target_clones("avx2", "default"))) bool flush_and_check(double* d, int64_t n, double tiny) {
+  uint64_t bad = 0, small = 0;  // integer ORs vectorize; bool ANDs did not
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = d[i];
+    uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    bad |= (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;  // inf or NaN
+    small |= std::fabs(x) < tiny && x != 0;
+  }
+  if (small)
+    for (int64_t i = 0; i < n; ++i)
+      if (std::fabs(d[i]) < tiny) d[i] = std::copysign(0.0, d[i]);
+  return bad == 0;
+}
+
+// Returns whether every element is finite (strings are).
+bool flush_denormals(TensorValue& v) {
+  if (v.dtype == DType::String) return true;
+  double tiny = 0;  // other dtypes: nothing is below 0, only the finite check runs
   if (v.dtype == DType::Float32) tiny = static_cast<double>(std::numeric_limits<float>::min());
   else if (v.dtype == DType::Float64) tiny = std::numeric_limits<double>::min();
-  else return;
-  double* d = v.data.data();
-  for (Eigen::Index i = 0, n = v.data.size(); i < n; ++i)
-    if (d[i] != 0 && std::fabs(d[i]) < tiny) d[i] = std::copysign(0.0, d[i]);
+  return flush_and_check(v.data.data(), v.data.size(), tiny);
 }
 
 }  // namespace
@@ -231,7 +253,8 @@ const OpInfo& Engine::run_op(const std::string& type, const TensorId* inputs, si
   }
   // TF runs every eager kernel with denormals flushed to zero (ScopedFlushDenormal):
   // a float32/float64 result below the smallest normal number is ±0.
-  for (TensorValue& o : outs) flush_denormals(o);
+  bool finite = true;
+  for (TensorValue& o : outs) finite &= flush_denormals(o);
   total_work_ += op_work(def, in, attrs, outs);
   input_scratch_ = std::move(in);
   if (total_work_ > limits_.max_work)
@@ -246,7 +269,7 @@ const OpInfo& Engine::run_op(const std::string& type, const TensorId* inputs, si
     op.outputs.push_back(new_tensor(std::move(outs[i]), TensorKind::OpOutput, op.id, static_cast<int>(i), op.label));
   record_on_tapes(op);
   emit(EventKind::OpExecuted).op = op.id;
-  check_nonfinite(op);
+  if (!finite) check_nonfinite(op);
   return op;
 }
 
@@ -476,12 +499,15 @@ void Engine::assign(TensorId var, TensorId val, const std::string& op_type) {
                                               " using a tensor with dtype " + std::string(dtype_name(nv.dtype)));
   const TensorValue& old = value(vi0.versions.back());
   TensorValue result;
-  if (op_type == "AssignAddVariableOp")
-    result = make_tensor(old.dtype, old.shape, old.data + nv.data);
-  else if (op_type == "AssignSubVariableOp")
-    result = make_tensor(old.dtype, old.shape, old.data - nv.data);
-  else
+  const bool add = op_type == "AssignAddVariableOp";
+  if (!add && op_type != "AssignSubVariableOp")
     result = nv;
+  else if (old.dtype == DType::Float32)  // computed and rounded in one pass
+    result = make_tensor_rounded(old.dtype, old.shape,
+                                 add ? Eigen::ArrayXd((old.data + nv.data).cast<float>().cast<double>())
+                                     : Eigen::ArrayXd((old.data - nv.data).cast<float>().cast<double>()));
+  else
+    result = make_tensor(old.dtype, old.shape, add ? Eigen::ArrayXd(old.data + nv.data) : Eigen::ArrayXd(old.data - nv.data));
   const TensorId prev = vi0.versions.back();
   OpInfo& op0 = new_op(op_type, OpCategory::Stateful, {var, val}, vi0.name + "." +
                        (op_type == "AssignVariableOp" ? "assign" : op_type == "AssignAddVariableOp" ? "assign_add" : "assign_sub"));

@@ -31,6 +31,9 @@ using TensorPtr = std::shared_ptr<const TensorValue>;
 void round_to_dtype(Eigen::ArrayXd& data, DType dtype);
 
 TensorValue make_tensor(DType dtype, Shape shape, Eigen::ArrayXd data);
+// For a kernel that rounded as it computed (one pass over the data instead of two):
+// `data` already holds only values `dtype` can hold.
+TensorValue make_tensor_rounded(DType dtype, Shape shape, Eigen::ArrayXd data);
 TensorValue make_scalar(DType dtype, double v);
 TensorValue make_filled(DType dtype, const Shape& shape, double v);  // strings: "" (v unused)
 TensorValue make_string_tensor(Shape shape, std::vector<std::string> s);

@@ -5,6 +5,10 @@
 
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__)
 #define Eigen ts_eigen_avx2
+// Eigen's GEMM packs its blocks on the stack up to this size, on the heap (fresh pages,
+// faulted every call) above it; a training step's blocks are a few hundred KiB. Engine
+// runs have a 1 GiB stack (run.cpp).
+#define EIGEN_STACK_ALLOCATION_LIMIT (2 << 20)
 #include <Eigen/Core>
 
 namespace ts {
@@ -14,15 +18,21 @@ bool gemm_avx2_available() {
   return ok;
 }
 
-void gemm_f32_avx2(const float* a, int64_t ar, int64_t ac, bool ta, const float* b, int64_t br, int64_t bc,
-                   bool tb, float* c) {
+void gemm_f32_avx2(const double* a, int64_t ar, int64_t ac, bool ta, const double* b, int64_t br, int64_t bc,
+                   bool tb, double* c) {
   using M = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::Map<const M> A(a, ar, ac), B(b, br, bc);
-  Eigen::Map<M> C(c, ta ? ac : ar, tb ? br : bc);
+  using D = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const int64_t m = ta ? ac : ar, n = tb ? br : bc;
+  // The conversions are here too, so they run 8 wide as well.
+  thread_local ScratchFloats scratch_a, scratch_b, scratch_c;
+  Eigen::Map<M> A(scratch_a.get(ar * ac), ar, ac), B(scratch_b.get(br * bc), br, bc), C(scratch_c.get(m * n), m, n);
+  A = Eigen::Map<const D>(a, ar, ac).cast<float>();
+  B = Eigen::Map<const D>(b, br, bc).cast<float>();
   if (!ta && !tb) C.noalias() = A * B;
   else if (!ta && tb) C.noalias() = A * B.transpose();
   else if (ta && !tb) C.noalias() = A.transpose() * B;
   else C.noalias() = A.transpose() * B.transpose();
+  Eigen::Map<D>(c, m, n) = C.cast<double>();
 }
 
 }  // namespace ts
@@ -32,7 +42,7 @@ void gemm_f32_avx2(const float* a, int64_t ar, int64_t ac, bool ta, const float*
 namespace ts {
 
 bool gemm_avx2_available() { return false; }
-void gemm_f32_avx2(const float*, int64_t, int64_t, bool, const float*, int64_t, int64_t, bool, float*) {}
+void gemm_f32_avx2(const double*, int64_t, int64_t, bool, const double*, int64_t, int64_t, bool, double*) {}
 
 }  // namespace ts
 

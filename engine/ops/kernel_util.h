@@ -158,6 +158,12 @@ TensorValue binary_arith(std::string_view op, const Inputs& in, TypeSet allowed,
     Eigen::ArrayXd data = broadcast_apply(a, b, out, [&](double x, double y) { return int_result(fi(to_i64(x), to_i64(y)), d); });
     return make_tensor(d, std::move(out), std::move(data));
   }
+  if (a.dtype == DType::Float32) {  // rounded in the same pass
+    Eigen::ArrayXd data = broadcast_apply(a, b, out, [&](double x, double y) {
+      return static_cast<double>(static_cast<float>(ff(x, y)));
+    });
+    return make_tensor_rounded(a.dtype, std::move(out), std::move(data));
+  }
   Eigen::ArrayXd data = broadcast_apply(a, b, out, ff);
   return make_tensor(a.dtype, std::move(out), std::move(data));
 }

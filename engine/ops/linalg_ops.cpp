@@ -37,12 +37,18 @@ void matmul_into(const double* a, int64_t ar, int64_t ac, bool ta, const double*
       }
     return;
   }
+  if (f32 && gemm_avx2_available()) {
+    gemm_f32_avx2(a, ar, ac, ta, b, br, bc, tb, out);
+    return;
+  }
   if (f32) {
     using RowMatF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    const RowMatF af = A.cast<float>(), bf = B.cast<float>();
-    RowMatF cf(C.rows(), C.cols());
-    if (gemm_avx2_available()) gemm_f32_avx2(af.data(), ar, ac, ta, bf.data(), br, bc, tb, cf.data());
-    else if (!ta && !tb) cf.noalias() = af * bf;
+    thread_local ScratchFloats scratch_a, scratch_b, scratch_c;
+    Eigen::Map<RowMatF> af(scratch_a.get(A.size()), ar, ac), bf(scratch_b.get(B.size()), br, bc),
+        cf(scratch_c.get(C.size()), C.rows(), C.cols());
+    af = A.cast<float>();
+    bf = B.cast<float>();
+    if (!ta && !tb) cf.noalias() = af * bf;
     else if (!ta && tb) cf.noalias() = af * bf.transpose();
     else if (ta && !tb) cf.noalias() = af.transpose() * bf;
     else cf.noalias() = af.transpose() * bf.transpose();
@@ -77,6 +83,7 @@ TensorValue matmul(const Inputs& in, const Attrs& attrs) {
   Eigen::ArrayXd out(m * n);
   matmul_into(a.data.data(), a.shape[0], a.shape[1], ta, b.data.data(), b.shape[0], b.shape[1], tb, out.data(),
               a.dtype == DType::Float32);
+  if (a.dtype == DType::Float32) return make_tensor_rounded(a.dtype, {m, n}, std::move(out));  // summed in float
   return make_tensor(a.dtype, {m, n}, std::move(out));
 }
 
