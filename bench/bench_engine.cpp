@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -98,16 +99,18 @@ void mlp(int steps) {
 
 }  // namespace
 
-// `bench_engine [--quick] [chain|mlp]`: run.sh runs each workload in its own process, so
+// `bench_engine [--quick] [--steps N] [chain|mlp]`: run.sh runs each workload in its own process, so
 // the MLP's kept values never land in memory the chain freed (a user's run starts fresh).
 int main(int argc, char** argv) {
   bool quick = false, run_chain = false, run_mlp = false;
+  int steps = 0;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc) steps = std::max(2, std::atoi(argv[++i]));
     else if (std::strcmp(argv[i], "chain") == 0) run_chain = true;
     else if (std::strcmp(argv[i], "mlp") == 0) run_mlp = true;
     else {
-      std::fprintf(stderr, "usage: bench_engine [--quick] [chain|mlp]\n");
+      std::fprintf(stderr, "usage: bench_engine [--quick] [--steps N] [chain|mlp]\n");
       return 2;
     }
   }
@@ -116,6 +119,6 @@ int main(int argc, char** argv) {
     chain(10000, quick ? 3 : 7);
     chain(100000, quick ? 1 : 5);
   }
-  if (run_mlp) mlp(getenv("STEPS") ? atoi(getenv("STEPS")) : quick ? 5 : 30);
+  if (run_mlp) mlp(steps ? steps : quick ? 5 : 30);
   return 0;
 }

@@ -45,7 +45,7 @@ def parse(blobs):
 ours, theirs = parse(args[:cut]), parse(args[cut + 1:])
 print(f"{'workload':<28}{'tapescope':>14}{'pytorch':>14}{'ours/theirs':>14}")
 for key in sorted(ours):
-    for field in ('forward_ns_per_op', 'backward_ns_per_op', 'ms_per_step'):
+    for field in ('forward_ns_per_op', 'backward_ns_per_op', 'ms_per_step', 'mean_ms_per_step'):
         if field not in ours[key][0]:
             continue
         a = statistics.median(d[field] for d in ours[key])
