@@ -57,15 +57,23 @@ struct Populator {
 Populator* populator = nullptr;
 std::atomic<uintptr_t> asked_to{0};  // the end of the last stretch asked for
 
+// Before main, so before any thread has allocated: every thread shares the one heap that
+// grows by brk (a run goes on its own thread, run.cpp, and would otherwise get an arena of
+// its own), big values come from that heap rather than an mmap each, and the heap's
+// address space grows in large steps (pages are mapped only when touched or asked for).
+const bool malloc_configured = [] {
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TOP_PAD, 64 << 20);
+  return true;
+}();
+
 }  // namespace
 
 void configure_value_memory() {
   static std::once_flag once;
   std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TOP_PAD, 64 << 20);  // address space ahead; pages are mapped only as asked for
-    // Nothing is asked for until the run grows past the heap it started with.
-    asked_to = reinterpret_cast<uintptr_t>(sbrk(0)) + kAhead / 2;
+    (void)malloc_configured;
     auto* p = new Populator;
     try {
       std::thread([p] { p->run(); }).detach();
@@ -78,7 +86,12 @@ void configure_value_memory() {
 
 void note_heap_frontier(const void* end) {
   const auto e = reinterpret_cast<uintptr_t>(end);
-  if (!populator || e + kAhead / 2 <= asked_to.load(std::memory_order_relaxed)) return;
+  uintptr_t asked = asked_to.load(std::memory_order_relaxed);
+  if (asked == 0) {  // the first value: nothing is asked for until the values grow 8 MiB past it
+    asked_to.compare_exchange_strong(asked, e + kAhead / 2 + (uintptr_t{8} << 20));
+    return;
+  }
+  if (!populator || e + kAhead / 2 <= asked) return;
   // Only the heap's own pages, up to its current top (sbrk(0) reads a cached value).
   const auto top = reinterpret_cast<uintptr_t>(sbrk(0));
   if (e > top || top - e > (uintptr_t{1} << 40)) return;  // not a heap address

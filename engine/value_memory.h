@@ -7,8 +7,7 @@
 
 namespace ts {
 
-// Called once per engine: big values come from the heap (not an mmap each, which is
-// unmapped when freed and faulted again when reused).
+// Called by every engine; the first call starts the helper thread.
 void configure_value_memory();
 
 // Called as values are made, with the end of the newest one: when the run comes near
