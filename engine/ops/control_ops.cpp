@@ -9,6 +9,7 @@
 // What passes no gradient, and how TF says so:
 //   not differentiable (registered so): comparisons, logical ops, StopGradient;
 //   a gradient function that returns None: Round; Cast to or from a non-floating dtype.
+#include <algorithm>
 #include <cmath>
 
 #include "kernel_util.h"
@@ -246,6 +247,11 @@ void register_control_ops() {
            if (n < 0 || static_cast<size_t>(n) > in.size()) invalid_argument("If", "num_outputs out of range");
            Outputs outs;
            for (int64_t i = 0; i < n; ++i) outs.push_back(*in[static_cast<size_t>(i)]);
+           // A gradient's If also gives the zeros of the captures it reads (attr zeros_for).
+           for (int64_t k : attrs.get_ints("zeros_for")) {
+             if (k < n || static_cast<size_t>(k) >= in.size()) invalid_argument("If", "zeros_for out of range");
+             outs.push_back(make_filled(in[static_cast<size_t>(k)]->dtype, in[static_cast<size_t>(k)]->shape, 0.0));
+           }
            return outs;
          },
          [](GradContext& c) -> Grads {
@@ -255,18 +261,31 @@ void register_control_ops() {
            // the gradients passed on go through one, and differentiating them again
            // gives the captures zeros (not None) where the branch that ran is linear.
            // Its captures: those the other branch's gradient reads (attr grad_captures).
+           // The gradient If's outputs are the passed gradients, then the zeros of those
+           // captures (the If gives them, so a second derivative reaches the captures
+           // through it, and gets zeros from the branch that ran).
            std::vector<TensorId> ins;
            for (size_t i = 0; i < n; ++i) ins.push_back(c.grad(i));
+           std::vector<size_t> read;  // the captures the gradient If takes, as this op's input indices
+           std::vector<int64_t> zeros_for;
            for (int64_t k : c.attrs().get_ints("grad_captures"))
-             if (k >= static_cast<int64_t>(n) && static_cast<size_t>(k) < m) ins.push_back(c.input(static_cast<size_t>(k)));
+             if (k >= static_cast<int64_t>(n) && static_cast<size_t>(k) < m) {
+               read.push_back(static_cast<size_t>(k));
+               zeros_for.push_back(static_cast<int64_t>(ins.size()));
+               ins.push_back(c.input(static_cast<size_t>(k)));
+             }
            std::vector<TensorId> passed = ins;
-           if (n > 0 && ins.size() > n)
-             passed = c.ops("If", ins, Attrs{{"num_outputs", static_cast<int64_t>(n)}});
-           // The zeros are made inside the gradient function in TF, from no input: a
-           // constant here, so no edge claims the capture reaches them.
+           if (n > 0 && !read.empty())
+             passed = c.ops("If", ins, Attrs{{"num_outputs", static_cast<int64_t>(n)}, {"zeros_for", zeros_for}});
+           // Other captures' zeros are made inside the gradient function in TF, from no
+           // input: a constant here, so no edge claims the capture reaches them.
            Grads grads;
-           for (size_t i = 0; i < m; ++i)
-             grads.push_back(i < n ? passed[i] : c.constant(make_filled(c.dtype(c.input(i)), c.shape(c.input(i)), 0.0)));
+           for (size_t i = 0; i < m; ++i) {
+             const auto at = std::find(read.begin(), read.end(), i);
+             if (i < n) grads.push_back(passed[i]);
+             else if (at != read.end() && passed.size() > n) grads.push_back(passed[n + static_cast<size_t>(at - read.begin())]);
+             else grads.push_back(c.constant(make_filled(c.dtype(c.input(i)), c.shape(c.input(i)), 0.0)));
+           }
            return grads;
          },
          "cond_v2: the branch that ran passes g on; what the other branch used gets zeros");

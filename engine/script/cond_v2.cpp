@@ -51,7 +51,8 @@ bool linear_op(const std::string& t) {
   static const char* const kLinear[] = {"Identity",  "AddV2",   "Add",      "Sub",       "Neg",       "AddN",
                                         "Reshape",   "Transpose", "ExpandDims", "Squeeze", "Sum",       "Mean",
                                         "ConcatV2",  "Pack",    "Unpack",   "StridedSlice", "Slice",   "Tile",
-                                        "Cast",      "If",      "While",    "BroadcastTo", "ZerosLike", "OnesLike"};
+                                        "Cast",      "If",      "While",    "BroadcastTo", "ZerosLike", "OnesLike",
+                                        "ReadVariableOp"};
   for (const char* k : kLinear)
     if (t == k) return true;
   return false;

@@ -407,6 +407,25 @@ TEST_CASE("backprop: a second derivative through a traced cond gives zeros where
         Lines{"tf.Tensor(27.0, shape=(), dtype=float32) tf.Tensor(18.0, shape=(), dtype=float32)",
               "tf.Tensor(1.0, shape=(), dtype=float32) tf.Tensor(0.0, shape=(), dtype=float32)",
               "tf.Tensor(3.0, shape=(), dtype=float32) None"});
+  // Only the branch that did not run reads the variable: its zeros come out of the
+  // gradient's If (which takes x when that branch's gradient reads it), so the second
+  // derivative reaches x and is zeros; a linear use leaves the gradient no x to take.
+  CHECK(out("x = tf.Variable(2.0)\n"
+            "@tf.function\n"
+            "def f(p, cube):\n"
+            "  if p > 0:\n"
+            "    return tf.constant(1.0)\n"
+            "  elif cube:\n"
+            "    return x * x * x\n"
+            "  return 5.0 * x\n"
+            "for cube in (True, False):\n"
+            "  with tf.GradientTape() as t2:\n"
+            "    with tf.GradientTape() as t1:\n"
+            "      y = f(tf.constant(1), cube)\n"
+            "    g = t1.gradient(y, x)\n"
+            "  print(g, t2.gradient(g, x))\n") ==
+        Lines{"tf.Tensor(0.0, shape=(), dtype=float32) tf.Tensor(0.0, shape=(), dtype=float32)",
+              "tf.Tensor(0.0, shape=(), dtype=float32) None"});
 }
 
 TEST_CASE("backprop: a traced while_loop's captures and a traced switch_case's other branches get zeros",
