@@ -166,4 +166,31 @@ std::vector<Value> cond_route_outputs(Interpreter& in, const std::vector<Value>&
   return routed;
 }
 
+// What a traced loop's cond and body captured from outside: the floating tensors and
+// variables made before the loop that its ops (in the iterations or the shadow run of
+// a loop that did not run) took as inputs, the loop variables' first values aside.
+// while_v2 passes them into the While op, so each has a gradient: zeros at least.
+std::vector<TensorId> while_captures(Interpreter& in, size_t ops_begin, size_t tensors_begin,
+                                     const std::vector<Value>& initial) {
+  Engine& e = in.engine();
+  const EventLog& log = e.log();
+  const int64_t first_new = tensors_begin < log.tensors.size() ? log.tensors[tensors_begin].id : INT64_MAX;
+  std::vector<TensorId> out;
+  for (size_t k = ops_begin; k < log.ops.size(); ++k) {
+    const OpInfo& op = log.ops[k];
+    for (TensorId x : op.inputs) {
+      if (x >= first_new || std::find(out.begin(), out.end(), x) != out.end()) continue;
+      if (std::any_of(initial.begin(), initial.end(), [x](const Value& v) { return v.id == x && is_tensorish(v); }))
+        continue;
+      const bool var = e.is_variable(x);
+      if (!var && !log.tensor(x)) continue;
+      if (!is_floating(var ? e.variable(x).dtype : e.value(x).dtype)) continue;
+      out.push_back(x);
+    }
+  }
+  for (TensorId& x : out)
+    if (e.is_variable(x)) x = e.read_variable(x);
+  return out;
+}
+
 }  // namespace ts::script

@@ -25,6 +25,12 @@ BranchCaptures cond_branch_captures(Interpreter& in, size_t tensors_begin, size_
 // `zero_captures` (cond_v2's _IfGrad).
 std::vector<Value> cond_route_outputs(Interpreter& in, const std::vector<Value>& outputs,
                                       const BranchCaptures& zero_captures);
+// while_v2: what a traced loop's cond and body captured from outside (its ops from
+// `ops_begin` on, the tensors made before `tensors_begin`), the loop variables' first
+// values aside. They are inputs of the While op, so each has a gradient: zeros at least.
+std::vector<TensorId> while_captures(Interpreter& in, size_t ops_begin, size_t tensors_begin,
+                                     const std::vector<Value>& initial);
+
 // A runtime kernel error (an index out of range, an integer division by zero) that a
 // branch TF only traces could never raise.
 bool shadow_swallows(const std::string& error_type);

@@ -417,33 +417,6 @@ void check_first_iteration(Interpreter& in, const Value& vars, const std::vector
   }
 }
 
-// What a traced loop's cond and body captured from outside: the floating tensors and
-// variables made before the loop that its ops (in the iterations or the shadow run of
-// a loop that did not run) took as inputs, the loop variables' first values aside.
-// while_v2 passes them into the While op, so each has a gradient: zeros at least.
-std::vector<TensorId> while_captures(Interpreter& in, size_t ops_begin, size_t tensors_begin,
-                                     const std::vector<Value>& initial) {
-  Engine& e = in.engine();
-  const EventLog& log = e.log();
-  const int64_t first_new = tensors_begin < log.tensors.size() ? log.tensors[tensors_begin].id : INT64_MAX;
-  std::vector<TensorId> out;
-  for (size_t k = ops_begin; k < log.ops.size(); ++k) {
-    const OpInfo& op = log.ops[k];
-    for (TensorId x : op.inputs) {
-      if (x >= first_new || std::find(out.begin(), out.end(), x) != out.end()) continue;
-      if (std::any_of(initial.begin(), initial.end(), [x](const Value& v) { return v.id == x && is_tensorish(v); }))
-        continue;
-      const bool var = e.is_variable(x);
-      if (!var && !log.tensor(x)) continue;
-      if (!is_floating(var ? e.variable(x).dtype : e.value(x).dtype)) continue;
-      out.push_back(x);
-    }
-  }
-  for (TensorId& x : out)
-    if (e.is_variable(x)) x = e.read_variable(x);
-  return out;
-}
-
 // while_v2 (inside a tf.function): its structure rules over an unrolled run. The result
 // has the structure of loop_vars (return_same_structure); the body's Python side effects
 // happen once while tracing (it is traced once), and a loop that does not run still
@@ -501,7 +474,10 @@ Value while_graph(Interpreter& in, const Value& cond, const Value& body, Value l
     ++counter;
     if (tracing && iterations++ == 0) quiet.start(in.replay_depth());
   }
-  if (iterations == 0 && tracing) {
+  // Every call of the function, not only its trace, runs the While op its graph has, so
+  // a replay finds the captures as the trace did.
+  const bool graph = in.in_tf_function();
+  if (iterations == 0 && graph) {
     ScopedCount shadow(shadow_branch_depth(in));
     run_in_shadow([&] { run_body(loop_vars); });  // traced all the same: its checks and side effects
   }
@@ -516,7 +492,7 @@ Value while_graph(Interpreter& in, const Value& cond, const Value& body, Value l
       if (x.kind == VKind::Tensor) ins.push_back(x.id);
     if (!ins.empty()) {
       const size_t n = ins.size();
-      if (tracing)
+      if (graph)
         for (TensorId c : while_captures(in, ops_begin, body_begin, initial)) ins.push_back(c);
       const std::vector<TensorId> outs =
           in.engine().execute("While", ins, Attrs{{"num_outputs", static_cast<int64_t>(n)}}, "tf.while_loop");

@@ -835,6 +835,45 @@ void Evaluator::mark_zero_trip(const Body& body, Frame& f) {
       f.scope->zero_trip.push_back(n);
 }
 
+// A traced loop that ran no iteration: AutoGraph's while_v2 still traces its body once
+// (Python side effects included), and its loop variables come out of a While op whose
+// inputs include what the body captured, so a capture gets a zero gradient, not None.
+// The body runs in shadow (no state changes) and the names it bound are put back.
+void Evaluator::trace_zero_trip_loop(const Body& body, const Expr* test, const Expr* target, const Value& element,
+                                     Frame& f) {
+  Engine& e = in_.engine();
+  std::vector<std::pair<std::string, Value>> carried = graph_loop_vars(body, test, f);
+  const size_t ops_begin = e.log().ops.size(), tensors_begin = e.log().tensors.size();
+  const auto saved = f.scope->vars;
+  {
+    ScopedCount shadow(shadow_branch_depth(in_));
+    run_in_shadow([&] {
+      try {
+        if (target) assign(*target, element, f);
+        exec_body(body, f);
+      } catch (const BreakSignal&) {
+      } catch (const ContinueSignal&) {
+      }
+    });
+  }
+  f.scope->vars = saved;
+  std::vector<Value> initial;
+  std::vector<TensorId> ins;
+  for (const auto& [n, v] : carried)
+    if (v.kind == VKind::Tensor) {
+      initial.push_back(v);
+      ins.push_back(v.id);
+    }
+  if (ins.empty()) return;
+  const size_t n = ins.size();
+  for (TensorId c : while_captures(in_, ops_begin, tensors_begin, initial)) ins.push_back(c);
+  if (ins.size() == n) return;
+  const std::vector<TensorId> outs = e.execute("While", ins, Attrs{{"num_outputs", static_cast<int64_t>(n)}}, "while");
+  size_t k = 0;
+  for (const auto& [name, v] : carried)
+    if (v.kind == VKind::Tensor) f.scope->vars[name] = Value::tensor(outs.at(k++));
+}
+
 void Evaluator::exec_for(const For& s, Frame& f) {
   Value it = eval(*s.iter, f);
   // Taking the next element and binding the target happen on the header line, every
@@ -915,7 +954,15 @@ void Evaluator::exec_for(const For& s, Frame& f) {
       }
     }
   }
-  if (ran == 0 && in_graph_function() && (it.kind == VKind::Tensor || it.kind == VKind::Variable)) mark_zero_trip(s.body, f);
+  if (ran == 0 && in_graph_function() && (it.kind == VKind::Tensor || it.kind == VKind::Variable)) {
+    // The element a traced body sees: zeros of the iterated tensor's element type.
+    Engine& e = in_.engine();
+    Shape elem = e.shape_of(it.id);
+    if (!elem.empty()) elem.erase(elem.begin());
+    const Value element = Value::tensor(e.constant(make_filled(e.dtype_of(it.id), elem, 0.0)));
+    trace_zero_trip_loop(s.body, nullptr, s.target.get(), element, f);
+    mark_zero_trip(s.body, f);
+  }
   if (!broke) exec_body(s.orelse, f);
 }
 
@@ -936,7 +983,10 @@ void Evaluator::exec_while(const While& s, Frame& f) {
             return decide(t, "while", s.body.front()->span.begin.line, &s.body);
           return decide(t, "while", in_.line(), nullptr);
         })) {
-      if (runs == 0 && in_graph_function() && test.kind == VKind::Tensor) mark_zero_trip(s.body, f);
+      if (runs == 0 && in_graph_function() && test.kind == VKind::Tensor) {
+        trace_zero_trip_loop(s.body, s.test.get(), nullptr, Value::none(), f);
+        mark_zero_trip(s.body, f);
+      }
       break;
     }
     const bool tensor = test.kind == VKind::Tensor;

@@ -81,6 +81,7 @@ class Evaluator {
   void exec_while(const While& s, Frame& f);
   std::vector<std::pair<std::string, Value>> graph_loop_vars(const Body& body, const Expr* test, Frame& f);
   void mark_zero_trip(const Body& body, Frame& f);
+  void trace_zero_trip_loop(const Body& body, const Expr* test, const Expr* target, const Value& element, Frame& f);
   void verify_graph_loop_vars(std::vector<std::pair<std::string, Value>>& carried, Frame& f);
   void exec_with(const With& s, size_t item, Frame& f);
   void exec_try(const Try& s, Frame& f);

@@ -569,6 +569,49 @@ TEST_CASE("control flow: a traced while on a tensor checks its loop variables as
   CHECK(error_of(zero) == "InvalidArgumentError: assertion failed: [loop must iterate at least once to initialize y]");
 }
 
+TEST_CASE("control flow: a traced loop that runs zero times gives its captures zero gradients, on every call",
+          "[control-flow]") {
+  // while_v2 traces the body once whatever the trip count; the loop variables leave
+  // through a While op that takes the body's captures, so x's gradient is zeros, not
+  // None. The body's Python runs at the trace only; its state changes never happen.
+  CHECK(out("x = tf.Variable(2.0)\n"
+            "@tf.function\n"
+            "def f(n):\n"
+            "  y = 0.0\n"
+            "  i = tf.constant(0)\n"
+            "  while i < n:\n"
+            "    y = y + x * x\n"
+            "    i += 1\n"
+            "    print('traced')\n"
+            "  return y\n"
+            "@tf.function\n"
+            "def g(n):\n"
+            "  y = tf.constant(1.0)\n"
+            "  for i in tf.range(n):\n"
+            "    y = y * x\n"
+            "    x.assign_add(1.0)\n"
+            "  return y\n"
+            "for fn, n in ((f, 0), (f, 0), (f, 2), (g, 0), (g, 0)):\n"
+            "  with tf.GradientTape() as tape:\n"
+            "    y = fn(tf.constant(n))\n"
+            "  print(y.numpy(), tape.gradient(y, x).numpy(), x.numpy())\n") ==
+        Lines{"traced", "0.0 0.0 2.0", "0.0 0.0 2.0", "8.0 8.0 2.0", "1.0 0.0 2.0", "1.0 0.0 2.0"});
+  // tf.while_loop inside a tf.function: the second call (a replay of the trace) too.
+  CHECK(out("x = tf.Variable(2.0)\n"
+            "def c(i, y):\n"
+            "  return i < 3\n"
+            "def b(i, y):\n"
+            "  return (i + 1, y + x * x)\n"
+            "@tf.function\n"
+            "def f(n):\n"
+            "  return tf.while_loop(c, b, (n, tf.constant(0.0)))[1]\n"
+            "for k in range(2):\n"
+            "  with tf.GradientTape() as tape:\n"
+            "    y = f(tf.constant(5))\n"
+            "  print(tape.gradient(y, x))\n") ==
+        Lines{"tf.Tensor(0.0, shape=(), dtype=float32)", "tf.Tensor(0.0, shape=(), dtype=float32)"});
+}
+
 TEST_CASE("control flow: a TensorArray is a while_loop variable and a cond output, eagerly and traced", "[control-flow]") {
   // cond_v2_test's testCondAndTensorArrayInFunction; while_loop.py keeps TensorArrays.
   CHECK(out("@tf.function\n"
