@@ -549,6 +549,42 @@ TapeId Engine::create_tape(bool persistent, bool watch_accessed, const std::stri
   return info.id;
 }
 
+TapeId Engine::graph_gradients_tape(const std::vector<TensorId>& sources) {
+  if (function_stack_.empty()) throw TfError("InternalError", "tf.gradients outside a traced function");
+  const OpId call = function_stack_.back();
+  const TapeId id = create_tape(true, false, "tf.gradients");
+  Tape& t = tape_ref(id);
+  t.state = TapeState::Exited;
+  t.first_entered_id = call;
+  for (TensorId x : sources) {
+    const bool var = is_variable(x);
+    if (!is_floating(var ? variable(x).dtype : tensor(x).dtype())) continue;  // graph gradients skip them, silently
+    watch(id, x);
+    t.first_watch[x] = Tape::WatchMark{call, line_};  // the graph holds it from its start
+  }
+  // The ops of this graph are those made since its call began (ops have rising ids),
+  // with the recording rule's filters: no state or host ops, a floating input at least.
+  size_t k = log_.ops.size();
+  while (k > 0 && log_.ops[k - 1].id > call) --k;
+  for (; k < log_.ops.size(); ++k) {
+    const OpInfo& op = log_.ops[k];
+    if (op.category == OpCategory::Stateful || op.category == OpCategory::HostCompute ||
+        op.category == OpCategory::HostOut || op.category == OpCategory::HostIn)
+      continue;
+    const bool floating = std::any_of(op.inputs.begin(), op.inputs.end(), [&](TensorId in) {
+      return is_trainable_dtype(is_variable(in) ? variable(in).dtype : tensor(in).dtype());
+    });
+    if (!floating) continue;
+    t.records.push_back({op.id, op.inputs});
+    for (TensorId in : op.inputs) t.on_tape.insert(in);
+    for (TensorId out : op.outputs) {
+      t.on_tape.insert(out);
+      t.tensor_tape[out] = t.records.size() - 1;
+    }
+  }
+  return id;
+}
+
 void Engine::enter_tape(TapeId tid) {
   Tape& t = tape_ref(tid);
   if (t.state == TapeState::Recording)

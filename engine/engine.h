@@ -119,6 +119,10 @@ class Engine {
 
   // --- tapes ---
   TapeId create_tape(bool persistent, bool watch_accessed_variables, const std::string& name);
+  // tf.gradients inside a traced tf.function: a persistent tape, named "tf.gradients",
+  // holding every op of the innermost function's graph traced so far (a graph's
+  // gradients reach any of its tensors), with `sources` watched. Not recording.
+  TapeId graph_gradients_tape(const std::vector<TensorId>& sources);
   void enter_tape(TapeId t);
   void exit_tape(TapeId t);
   void watch(TapeId t, TensorId x);  // tensors or variable handles (TF's rules & warning)

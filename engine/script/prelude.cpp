@@ -3044,14 +3044,6 @@ def _embedding_lookup(params, ids, max_norm=None, name=None):
     return tf.identity(tf.gather(params, ids))
 
 
-def _gradients(ys, xs, grad_ys=None, name='gradients', gate_gradients=False, aggregation_method=None,
-               stop_gradients=None, unconnected_gradients=None):
-    if not tf.executing_eagerly():
-        raise NotImplementedError("tf.gradients inside a tf.function (symbolic graph gradients) is not supported "
-                                  "in tape scripts: use tf.GradientTape")
-    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.")
-
-
 def _diag(diagonal, name='diag', k=0, num_rows=-1, num_cols=-1, padding_value=0, align='RIGHT_LEFT'):
     if k != 0:
         raise ValueError("tf.linalg.diag with k != 0 (an off-diagonal) is not supported in tape scripts")
@@ -3675,7 +3667,6 @@ tf.linalg.tensordot = _tensordot
 tf.scalar_mul = _scalar_mul
 tf.math.scalar_mul = _scalar_mul
 tf.recompute_grad = _recompute_grad
-tf.gradients = _gradients
 tf.math.log_sigmoid = _log_sigmoid
 tf.nn.moments = _moments
 tf.linalg.global_norm = _global_norm

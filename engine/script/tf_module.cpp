@@ -1695,6 +1695,40 @@ Value tape_gradient(Interpreter& in, TapeId tape, CallArgs& a) {
   return result_structure(in, args[1], grads, sparse_gradients(in, req, grads));
 }
 
+// tf.gradients (gradients_util._GradientsHelper): inside a traced tf.function the
+// graph's gradients, for each x the sum over ys of dy/dx, as a list. A tape holding
+// the function's graph, then GradientTape.gradient's own path over it (grad_ys as
+// output_gradients, IndexedSlices, the None diagnosis naming the sources as written).
+Value graph_gradients(Interpreter& in, CallArgs& a) {
+  Args args(in, a, "gradients",
+            {"ys", "xs", "grad_ys", "name", "gate_gradients", "aggregation_method", "stop_gradients",
+             "unconnected_gradients"},
+            2);
+  Engine& e = in.engine();
+  if (!e.tracing())
+    in.raise("RuntimeError", "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.");
+  if (args.has(6)) in.raise("NotImplementedError", "tf.gradients(stop_gradients=...) is not supported in tape scripts");
+  std::vector<Value> ys, xs;
+  flatten_nest(in, args[0], ys);
+  flatten_nest(in, args[1], xs);
+  std::vector<TensorId> sources;
+  for (const Value& x : xs)
+    if (is_tensorish(x)) sources.push_back(x.id);
+  CallArgs ga;
+  ga.args = {args[0], args[1]};
+  if (args.has(2)) {
+    std::vector<Value> grad_ys;
+    flatten_nest(in, args[2], grad_ys);
+    if (grad_ys.size() != ys.size())
+      in.raise("ValueError", "Passed " + std::to_string(grad_ys.size()) + " grad_ys for " + std::to_string(ys.size()) + " ys");
+    ga.kwargs.emplace_back("output_gradients", args[2]);
+  }
+  if (args.has(7)) ga.kwargs.emplace_back("unconnected_gradients", args[7]);
+  const TapeId tape = e.graph_gradients_tape(sources);
+  Value r = tape_gradient(in, tape, ga);
+  return is_nest(args[1]) ? in.make_list(in.iterate(r)) : in.make_list({r});
+}
+
 // jacobian/batch_jacobian compute their rows in pfor (experimental_use_pfor, the default),
 // which checks parallel_iterations and whose ValueErrors backprop.py replaces with its
 // own; for_loop's while_loop checks parallel_iterations its way.
@@ -2233,6 +2267,7 @@ void install_misc(Interpreter& in, const Modules& m) {
         return custom_gradient_wrapper(in2, a.args[0]);
       }));
   put({m.tf}, "GradientTape", native_fn(in, "tf.GradientTape", make_tape));
+  put({m.tf}, "gradients", native_fn(in, "tf.gradients", graph_gradients));
   // tf.IndexedSlices: for isinstance() on a gather's gradient, and made by hand.
   put({m.tf}, "IndexedSlices", native_fn(in, "tf.IndexedSlices", [](Interpreter& in2, CallArgs& a) {
         Args args(in2, a, "IndexedSlices", {"values", "indices", "dense_shape"}, 2);

@@ -307,13 +307,35 @@ TEST_CASE("op edges: split, unstack, gather, pad and one_hot errors read as thei
         "InvalidArgumentError: {{function_node __wrapped__OneHot" + dev + "depth must be non-negative, got: -1 [Op:OneHot] name: ");
 }
 
-TEST_CASE("op edges: tf.gradients inside a tf.function says it is outside tape scripts", "[op_edges]") {
+// gradients_util._GradientsHelper: in a graph, for each x the sum over ys of dy/dx, any
+// tensor of the graph a source; grad_ys weigh the ys; None (or zeros on request) where
+// unconnected; the gradients are graph ops themselves, so they differentiate again.
+TEST_CASE("op edges: tf.gradients inside a tf.function differentiates the function's graph", "[op_edges]") {
+  CHECK(out("v = tf.Variable(3.0)\n"
+            "@tf.function\n"
+            "def f(x):\n"
+            "  h = x * x\n"
+            "  y = h * 3.0 + v\n"
+            "  z = tf.sin(x)\n"
+            "  return (tf.gradients([y, z], [x, h]), tf.gradients(y, v), tf.gradients(z, v),\n"
+            "          tf.gradients(z, v, unconnected_gradients='zero'), tf.gradients(y, x, grad_ys=tf.constant(2.0)),\n"
+            "          tf.gradients(tf.gradients(y, x)[0], x))\n"
+            "for r in f(tf.constant(2.0)):\n"
+            "  print([None if g is None else round(float(g), 4) for g in r])\n"
+            "x = tf.constant(1.5)\n"
+            "@tf.function\n"
+            "def k(x):\n"
+            "  return tf.gradients(x ** 3, x)[0]\n"
+            "with tf.GradientTape() as t:\n"
+            "  t.watch(x)\n"
+            "  g = k(x)\n"
+            "print(g.numpy(), t.gradient(g, x).numpy())\n") ==
+        Lines{"[11.5839, 3.0]", "[1.0]", "[None]", "[0.0]", "[24.0]", "[6.0]", "6.75 9.0"});
   CHECK(error_of("@tf.function\n"
-                 "def g(x):\n"
-                 "  return tf.gradients(x * x, [x])[0]\n"
-                 "g(tf.constant(5.0))\n")
-            .find("NotImplementedError: tf.gradients inside a tf.function (symbolic graph gradients) is not supported in "
-                  "tape scripts") != std::string::npos);
+                 "def bad(x):\n"
+                 "  return tf.gradients([x, x], x, grad_ys=[1.0])\n"
+                 "bad(tf.constant(1.0))\n")
+            .find("ValueError: Passed 1 grad_ys for 2 ys") != std::string::npos);
   CHECK(error_of("x = tf.constant(1.0)\ntf.gradients(x, [x])\n") ==
         "RuntimeError: tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.");
 }
