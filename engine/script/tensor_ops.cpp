@@ -163,8 +163,10 @@ Value method(Interpreter& in, const std::string& qualified, NativeFn fn) { retur
 // Variable.assign / assign_add / assign_sub: the value converts to the variable's dtype.
 Value assign_method(Interpreter& in, const Value& self, const std::string& which, const char* op_type) {
   return method(in, "ResourceVariable." + which, [self, which, op_type](Interpreter& in2, CallArgs& a) {
-    Args args(in2, a, which, {"value", "use_locking", "name", "read_value"}, 1);
     Engine& e = in2.engine();
+    // TF names the update `delta` in assign_add/assign_sub; Keras 3 calls it `value`.
+    const char* first = which == "assign" || e.variable(self.id).keras ? "value" : "delta";
+    Args args(in2, a, which, {first, "use_locking", "name", "read_value"}, 1);
     const VariableInfo& vi = e.variable(self.id);
     const TensorId v = convert_to_tensor_exact(in2, args[0], vi.dtype, vi.name + "." + which);
     // In the branch a traced tf.function's `if` does not take, the update never runs.

@@ -1977,11 +1977,36 @@ void install_unconnected(Interpreter& in, const Modules& m) {
   put({m.tf}, "UnconnectedGradients", en);
 }
 
+// A string element as tensor.cc's PrintOneElement(print_v2) gives it: quoted, with
+// strings::Utf8SafeCEscape (UTF-8 bytes kept, control characters escaped).
+std::string tf_print_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '"': out += "\\\""; break;
+      case '\'': out += "\\'"; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\%03o", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
 // tf.print: TF's own element formatting ("[1 2.5]"), written to the output.
 std::string tf_print_scalar(const TensorValue& t, int64_t i) {
   switch (t.dtype) {
     case DType::Bool: return t.data[i] != 0 ? "1" : "0";
-    case DType::String: return t.strings[static_cast<size_t>(i)];
+    case DType::String: return tf_print_quoted(t.strings[static_cast<size_t>(i)]);
     case DType::Int32:
     case DType::Int64: return std::to_string(static_cast<int64_t>(t.data[i]));
     default: {
@@ -2309,7 +2334,11 @@ void install_misc(Interpreter& in, const Modules& m) {
         for (size_t i = 0; i < a.args.size(); ++i) {
           if (i) text += sep;
           const Value& v = a.args[i];
-          text += is_arrayish(v) ? tf_print_value(peek_value(in2, v), summarize)
+          // print_v2 passes a lone string scalar tensor through as the text itself.
+          const bool lone_string = a.args.size() == 1 && is_arrayish(v) && peek_value(in2, v).dtype == DType::String &&
+                                   peek_value(in2, v).rank() == 0;
+          text += lone_string ? peek_value(in2, v).strings.at(0)
+                  : is_arrayish(v) ? tf_print_value(peek_value(in2, v), summarize)
                   : v.kind == VKind::Str ? in2.str(v)
                                          : tf_print_structure(in2, v, summarize);
         }

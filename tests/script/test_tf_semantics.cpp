@@ -776,3 +776,20 @@ TEST_CASE("semantics: variables cast to their own dtype stay variables; conversi
         "ValueError: The `initial_value` arg to `tf.Variable` must be specified except when you are not providing a "
         "`variable_def`. You provided neither.");
 }
+
+TEST_CASE("semantics: tf.print quotes and escapes string elements; a lone string scalar prints as itself", "[semantics]") {
+  // tensor.cc's PrintOneElement(print_v2): "\"" + Utf8SafeCEscape(s) + "\""
+  // (logging_ops_test.testPrintOneStringTensor); print_v2 passes one string scalar through.
+  CHECK(out("tf.print(tf.constant(['a', 'b', 'c', 'd', 'e', 'f', 'g']))\n"
+            "tf.print('name:', tf.constant('abc'))\n"
+            "tf.print(tf.constant(['a\\tb', 'q\\'\"']))\n"
+            "tf.print(tf.constant('solo'))\n") ==
+        Lines{"[\"a\" \"b\" \"c\" ... \"e\" \"f\" \"g\"]", "name: \"abc\"", "[\"a\\tb\" \"q\\'\\\"\"]", "solo"});
+}
+
+TEST_CASE("semantics: assign_add and assign_sub name their argument delta", "[semantics]") {
+  CHECK(out("v = tf.Variable(1.0)\n"
+            "print(v.assign_add(delta=1.0).numpy(), v.assign_sub(delta=0.5).numpy())\n") == Lines{"2.0 1.5"});
+  CHECK(error_of("v = tf.Variable(1.0)\nv.assign_add(value=1.0)\n") ==
+        "TypeError: assign_add() got an unexpected keyword argument 'value'");
+}
