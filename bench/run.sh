@@ -51,5 +51,5 @@ for key in sorted(ours):
         a = statistics.median(d[field] for d in ours[key])
         b = statistics.median(d[field] for d in theirs[key])
         name = f"{key[0]}{'' if key[1] is None else ' N=' + str(key[1])} {field}"
-        print(f"{name:<40}{a:>10.1f}{b:>14.1f}{a / b:>12.3f}")
+        print(f"{name:<40}{a:>10.2f}{b:>14.2f}{a / b:>12.3f}")
 PY
