@@ -567,7 +567,7 @@ TapeId Engine::graph_gradients_tape(const std::vector<TensorId>& sources) {
   size_t k = log_.ops.size();
   while (k > 0 && log_.ops[k - 1].id > call) --k;
   for (; k < log_.ops.size(); ++k) {
-    const OpInfo& op = log_.ops[k];
+    OpInfo& op = log_.ops[k];
     if (op.category == OpCategory::Stateful || op.category == OpCategory::HostCompute ||
         op.category == OpCategory::HostOut || op.category == OpCategory::HostIn)
       continue;
@@ -576,6 +576,7 @@ TapeId Engine::graph_gradients_tape(const std::vector<TensorId>& sources) {
     });
     if (!floating) continue;
     t.records.push_back({op.id, op.inputs});
+    op.recorded_by.push_back(id);  // so the Tape view lists the graph's ops as this tape's records
     for (TensorId in : op.inputs) t.on_tape.insert(in);
     for (TensorId out : op.outputs) {
       t.on_tape.insert(out);
