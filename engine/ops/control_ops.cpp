@@ -274,16 +274,16 @@ void register_control_ops() {
                zeros_for.push_back(static_cast<int64_t>(ins.size()));
                ins.push_back(c.input(static_cast<size_t>(k)));
              }
-           std::vector<TensorId> passed = ins;
-           if (n > 0 && !read.empty())
-             passed = c.ops("If", ins, Attrs{{"num_outputs", static_cast<int64_t>(n)}, {"zeros_for", zeros_for}});
+           const bool routed = n > 0 && !read.empty();
+           const std::vector<TensorId> passed =
+               routed ? c.ops("If", ins, Attrs{{"num_outputs", static_cast<int64_t>(n)}, {"zeros_for", zeros_for}}) : ins;
            // Other captures' zeros are made inside the gradient function in TF, from no
            // input: a constant here, so no edge claims the capture reaches them.
            Grads grads;
            for (size_t i = 0; i < m; ++i) {
              const auto at = std::find(read.begin(), read.end(), i);
              if (i < n) grads.push_back(passed[i]);
-             else if (at != read.end() && passed.size() > n) grads.push_back(passed[n + static_cast<size_t>(at - read.begin())]);
+             else if (routed && at != read.end()) grads.push_back(passed[n + static_cast<size_t>(at - read.begin())]);
              else grads.push_back(c.constant(make_filled(c.dtype(c.input(i)), c.shape(c.input(i)), 0.0)));
            }
            return grads;

@@ -13,6 +13,10 @@
 
 namespace ts {
 
+namespace {
+#include "gemm_f32_body.h"
+}  // namespace
+
 bool gemm_avx2_available() {
   static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return ok;
@@ -20,19 +24,7 @@ bool gemm_avx2_available() {
 
 void gemm_f32_avx2(const double* a, int64_t ar, int64_t ac, bool ta, const double* b, int64_t br, int64_t bc,
                    bool tb, double* c) {
-  using M = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using D = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const int64_t m = ta ? ac : ar, n = tb ? br : bc;
-  // The conversions are here too, so they run 8 wide as well.
-  thread_local ScratchFloats scratch_a, scratch_b, scratch_c;
-  Eigen::Map<M> A(scratch_a.get(ar * ac), ar, ac), B(scratch_b.get(br * bc), br, bc), C(scratch_c.get(m * n), m, n);
-  A = Eigen::Map<const D>(a, ar, ac).cast<float>();
-  B = Eigen::Map<const D>(b, br, bc).cast<float>();
-  if (!ta && !tb) C.noalias() = A * B;
-  else if (!ta && tb) C.noalias() = A * B.transpose();
-  else if (ta && !tb) C.noalias() = A.transpose() * B;
-  else C.noalias() = A.transpose() * B.transpose();
-  Eigen::Map<D>(c, m, n) = C.cast<double>();
+  gemm_f32_body(a, ar, ac, ta, b, br, bc, tb, c);  // its conversions run 8 wide here too
 }
 
 }  // namespace ts

@@ -13,6 +13,8 @@ using namespace kernels;
 
 namespace {
 
+#include "gemm_f32_body.h"
+
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // out (m x n) = op(a) * op(b), a stored ar x ac, b stored br x bc. float32 products
@@ -42,17 +44,7 @@ void matmul_into(const double* a, int64_t ar, int64_t ac, bool ta, const double*
     return;
   }
   if (f32) {
-    using RowMatF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    thread_local ScratchFloats scratch_a, scratch_b, scratch_c;
-    Eigen::Map<RowMatF> af(scratch_a.get(A.size()), ar, ac), bf(scratch_b.get(B.size()), br, bc),
-        cf(scratch_c.get(C.size()), C.rows(), C.cols());
-    af = A.cast<float>();
-    bf = B.cast<float>();
-    if (!ta && !tb) cf.noalias() = af * bf;
-    else if (!ta && tb) cf.noalias() = af * bf.transpose();
-    else if (ta && !tb) cf.noalias() = af.transpose() * bf;
-    else cf.noalias() = af.transpose() * bf.transpose();
-    C = cf.cast<double>();
+    gemm_f32_body(a, ar, ac, ta, b, br, bc, tb, out);
     return;
   }
   if (!ta && !tb) C.noalias() = A * B;
